@@ -1,0 +1,1 @@
+// Module AAC: see ../shared/DESIGN.md for its layer.

@@ -1,0 +1,1 @@
+// Module Containers: see ../shared/DESIGN.md for its layer.

@@ -1,0 +1,1 @@
+// Module H264: see ../shared/DESIGN.md for its layer.

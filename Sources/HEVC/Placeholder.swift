@@ -1,0 +1,1 @@
+// Module HEVC: see ../shared/DESIGN.md for its layer.
