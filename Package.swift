@@ -33,12 +33,14 @@ let package = Package(
             path: "Sources/StreamKitFuzz"
         ),
 
-        .testTarget(name: "BitstreamTests", dependencies: ["Bitstream"]),
+        // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BitstreamTests", dependencies: ["Bitstream", "TestSupport"]),
         .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream"]),
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream"]),
-        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream"]),
-        .testTarget(name: "StreamKitCLITests", dependencies: ["Containers"]),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "TestSupport"]),
+        .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

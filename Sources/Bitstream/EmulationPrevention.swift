@@ -61,7 +61,7 @@ public enum EmulationPrevention {
     }
 
     /// Inserts emulation-prevention bytes: after two zero bytes, a 0x03 before any byte 0x00–0x03,
-    /// and after a payload that ends in a zero byte (so a trailing `cabac_zero_word` stays intact).
+    /// and after a payload that ends in two zero bytes (a trailing `cabac_zero_word`, written `00 00 03`).
     /// - Parameter rbsp: the RBSP.
     /// - Returns: the EBSP to put in a NAL unit.
     public static func ebsp<Bytes: Collection>(fromRBSP rbsp: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
@@ -76,7 +76,7 @@ public enum EmulationPrevention {
             out.append(byte)
             zeros = byte == 0 ? zeros + 1 : 0
         }
-        if zeros > 0 && out.last == 0 { out.append(0x03) }
+        if zeros >= 2 { out.append(0x03) }
         return out
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Runs the real tools the tests use as oracles (ffmpeg, ffprobe, x264, x265).
+///
+/// Where `CI=true`, a missing tool is a failure, never a skip: ``isRunnable(_:)`` then returns `true`
+/// so the test runs and fails loudly on the missing binary.
+public enum ExternalTool {
+    /// What a finished tool run produced.
+    public struct Output: Sendable {
+        /// Everything written to standard output.
+        public var standardOutput: Data
+        /// Everything written to standard error, as text.
+        public var standardError: String
+        /// The exit status.
+        public var status: Int32
+        /// Standard output as UTF-8 text.
+        public var text: String { String(decoding: standardOutput, as: UTF8.self) }
+    }
+
+    /// A tool run that failed.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The command line.
+        public var command: String
+        /// What went wrong.
+        public var message: String
+        /// A one-line description.
+        public var description: String { "\(command): \(message)" }
+    }
+
+    /// Whether the test suite runs in CI (`CI=true`), where every oracle must be present.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// The full path of a tool on `PATH`, if it is installed.
+    /// - Parameter name: the tool's name, for example `ffprobe`.
+    /// - Returns: its path, or `nil`.
+    public static func path(of name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for directory in paths {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Whether tests that need these tools should run: they are installed, or we are in CI (where a
+    /// missing tool must fail the run instead of skipping).
+    /// - Parameter names: the tools.
+    /// - Returns: `true` if the tests should run.
+    public static func isRunnable(_ names: String...) -> Bool {
+        isCI || names.allSatisfy { path(of: $0) != nil }
+    }
+
+    /// Runs a tool to completion.
+    /// - Parameters:
+    ///   - name: the tool, looked up on `PATH`.
+    ///   - arguments: its arguments.
+    ///   - input: bytes for its standard input, if any.
+    /// - Returns: its output; a non-zero exit is returned, not thrown.
+    /// - Throws: ``Failure`` if the tool is not installed or cannot start.
+    @discardableResult
+    public static func run(_ name: String, _ arguments: [String], input: Data? = nil) throws -> Output {
+        let command = ([name] + arguments).joined(separator: " ")
+        guard let executable = path(of: name) else { throw Failure(command: command, message: "\(name) is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let directory = FileManager.default.temporaryDirectory
+        let outURL = directory.appendingPathComponent("sk-out-\(UUID().uuidString)")
+        let errURL = directory.appendingPathComponent("sk-err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        var inputURL: URL?
+        if let input {
+            let url = directory.appendingPathComponent("sk-in-\(UUID().uuidString)")
+            try input.write(to: url)
+            process.standardInput = try FileHandle(forReadingFrom: url)
+            inputURL = url
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        defer { if let inputURL { try? FileManager.default.removeItem(at: inputURL) } }
+        do { try process.run() } catch { throw Failure(command: command, message: "cannot start: \(error)") }
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return Output(standardOutput: try Data(contentsOf: outURL),
+                      standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+                      status: process.terminationStatus)
+    }
+
+    /// Runs a tool and throws unless it exits with 0.
+    /// - Parameters:
+    ///   - name: the tool, looked up on `PATH`.
+    ///   - arguments: its arguments.
+    /// - Returns: its output.
+    /// - Throws: ``Failure`` with its standard error if it fails.
+    @discardableResult
+    public static func check(_ name: String, _ arguments: [String]) throws -> Output {
+        let output = try run(name, arguments)
+        guard output.status == 0 else {
+            throw Failure(command: ([name] + arguments).joined(separator: " "),
+                          message: "exit \(output.status): \(output.standardError.suffix(800))")
+        }
+        return output
+    }
+
+    /// A fresh temporary directory for one test.
+    /// - Returns: its URL; the test may leave files in it.
+    public static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("streamkit-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
