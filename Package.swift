@@ -25,6 +25,9 @@ let package = Package(
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream"]),
 
+        // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream"], path: "Sources/StreamKitBenchmark"),
+
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         .executableTarget(
