@@ -6,35 +6,56 @@ import PackageDescription
 let package = Package(
     name: "StreamKit",
     products: [
+        .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "FFmpegEngine", targets: ["FFmpegEngine"]),
         .executable(name: "streamkit", targets: ["streamkit"]),
         .library(name: "Bitstream", targets: ["Bitstream"]),
+        .library(name: "MediaCore", targets: ["MediaCore"]),
         .library(name: "H264", targets: ["H264"]),
         .library(name: "HEVC", targets: ["HEVC"]),
         .library(name: "AAC", targets: ["AAC"]),
         .library(name: "Containers", targets: ["Containers"]),
+        .library(name: "Codecs", targets: ["Codecs"]),
+    ],
+    // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
+    // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
+    traits: [
+        .trait(name: "FFmpeg", description: "Build the FFmpeg (libavcodec) codec engine"),
+        .default(enabledTraits: []),
     ],
     targets: [
         // Layer 1
         .target(name: "Bitstream"),
+        .target(name: "MediaCore"),
         // Layer 2
         .target(name: "H264", dependencies: ["Bitstream"]),
         .target(name: "HEVC", dependencies: ["Bitstream"]),
         .target(name: "AAC", dependencies: ["Bitstream"]),
+        // Layer 3
+        .target(name: "Codecs", dependencies: ["MediaCore", "Bitstream", "H264", "HEVC", "AAC"]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavcodec libavutil libswscale",
+                       providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswscale-dev", "pkg-config"])]),
+        .target(name: "FFmpegEngine", dependencies: [
+            "Codecs", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
+            .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
+        ]),
         // Layer 4
-        .target(name: "Containers", dependencies: ["Bitstream", "H264", "HEVC", "AAC"]),
+        .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
+        // Layer 5
+        .target(name: "Capture", dependencies: ["MediaCore", "Containers"]),
         // Layer 6
-        .executableTarget(name: "streamkit", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream"]),
+        .executableTarget(name: "streamkit", dependencies: [
+            "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
+        ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
         .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream"], path: "Sources/StreamKitBenchmark"),
 
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
-        .executableTarget(
-            name: "streamkit-fuzz",
-            dependencies: ["CFuzzerDriver", "Bitstream", "H264", "HEVC", "AAC", "Containers"],
-            path: "Sources/StreamKitFuzz"
-        ),
+        // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers"]),
+        .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -44,6 +65,10 @@ let package = Package(
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "TestSupport"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "TestSupport"]),
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "MediaCore", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,8 +2,13 @@
 #define STREAMKIT_CFUZZERDRIVER_H
 #include <stddef.h>
 #include <stdint.h>
-/// libFuzzer's driver entry point. Weak, so a normal (non-fuzzer) build links without libFuzzer;
-/// it is non-null only when the binary is built with -sanitize=fuzzer.
+
+/// The per-input callback libFuzzer calls.
 typedef int (*StreamKitFuzzCallback)(const uint8_t *data, size_t size);
-int LLVMFuzzerRunDriver(int *argc, char ***argv, StreamKitFuzzCallback callback) __attribute__((weak));
+
+/// Whether this binary was linked with libFuzzer (built with -sanitize=fuzzer).
+int streamkit_fuzzer_is_linked(void);
+
+/// Runs libFuzzer's driver over `callback`; only valid when streamkit_fuzzer_is_linked() is non-zero.
+int streamkit_fuzzer_run(int *argc, char ***argv, StreamKitFuzzCallback callback);
 #endif

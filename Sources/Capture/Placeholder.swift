@@ -1,0 +1,1 @@
+// Module Capture: see ../shared/DESIGN.md for its layer.

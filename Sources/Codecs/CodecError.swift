@@ -1,0 +1,33 @@
+import MediaCore
+
+/// What can go wrong in a session or an engine.
+public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A configuration value no engine could honour; the text names the property.
+    case invalidConfiguration(String)
+    /// The chosen engine cannot honour a property (for example entropyMode on x265).
+    case unsupportedProperty(String, engine: String)
+    /// No engine on this machine can do what was asked; the text says what to install or change.
+    case noEngine(String)
+    /// An engine by that name does not exist.
+    case unknownEngine(String, available: [String])
+    /// The engine failed; the text carries its own message.
+    case engineFailure(String)
+    /// The input does not match the session (size, layout, sample rate …).
+    case inputMismatch(String)
+    /// The session was closed.
+    case sessionClosed
+
+    /// What is wrong.
+    public var description: String {
+        switch self {
+        case let .invalidConfiguration(text): return "invalid configuration: \(text)"
+        case let .unsupportedProperty(text, engine): return "engine \(engine) cannot honour \(text)"
+        case let .noEngine(text): return text
+        case let .unknownEngine(name, available):
+            return "unknown engine \"\(name)\"; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+        case let .engineFailure(text): return text
+        case let .inputMismatch(text): return "input does not match the session: \(text)"
+        case .sessionClosed: return "the session is closed"
+        }
+    }
+}

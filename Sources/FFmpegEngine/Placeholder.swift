@@ -1,0 +1,1 @@
+// Module FFmpegEngine: see ../shared/DESIGN.md for its layer.

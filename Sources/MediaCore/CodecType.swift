@@ -1,0 +1,12 @@
+/// The compressed formats StreamKit produces and reads (`CMVideoCodecType` / `AudioFormatID`).
+public enum CodecType: String, Sendable, Hashable, CaseIterable {
+    /// ITU-T H.264 / MPEG-4 AVC.
+    case h264
+    /// ITU-T H.265 / HEVC.
+    case hevc
+    /// MPEG-4 AAC.
+    case aac
+
+    /// Whether the codec carries pictures.
+    public var isVideo: Bool { self != .aac }
+}

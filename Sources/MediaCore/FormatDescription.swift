@@ -1,0 +1,76 @@
+/// What a decoder needs to know about a video stream — StreamKit's `CMVideoFormatDescription`.
+///
+/// ``parameterSets`` holds the NAL units without start codes or length prefixes, in the order
+/// VideoToolbox hands them out: SPS, PPS for H.264; VPS, SPS, PPS for H.265
+/// (`CMVideoFormatDescriptionGetH264ParameterSetAtIndex`).
+public struct FormatDescription: Sendable, Hashable {
+    /// The codec (``CodecType/h264`` or ``CodecType/hevc``).
+    public var codec: CodecType
+    /// The display width in pixels (after cropping).
+    public var width: Int
+    /// The display height in pixels (after cropping).
+    public var height: Int
+    /// The profile name, for example "High" or "Main".
+    public var profile: String
+    /// The level, for example "3.1".
+    public var level: String
+    /// The parameter-set NAL units: SPS, PPS (H.264) or VPS, SPS, PPS (H.265).
+    public var parameterSets: [[UInt8]]
+    /// The size of each NAL unit's length prefix in ``EncodedFrame/data``: 1, 2 or 4.
+    public var nalUnitLengthSize: Int
+
+    /// Creates a description.
+    /// - Parameters:
+    ///   - codec: H.264 or H.265.
+    ///   - width: display width in pixels.
+    ///   - height: display height in pixels.
+    ///   - profile: the profile name.
+    ///   - level: the level name.
+    ///   - parameterSets: SPS, PPS (H.264) or VPS, SPS, PPS (H.265), without start codes.
+    ///   - nalUnitLengthSize: the AVCC length size, 4 by default as VideoToolbox uses.
+    public init(codec: CodecType, width: Int, height: Int, profile: String, level: String,
+                parameterSets: [[UInt8]], nalUnitLengthSize: Int = 4) {
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.profile = profile
+        self.level = level
+        self.parameterSets = parameterSets
+        self.nalUnitLengthSize = nalUnitLengthSize
+    }
+}
+
+/// What a decoder needs to know about an audio stream — StreamKit's `AudioStreamBasicDescription` plus
+/// the magic cookie.
+public struct AudioFormatDescription: Sendable, Hashable {
+    /// The codec (``CodecType/aac``).
+    public var codec: CodecType
+    /// Samples per second per channel.
+    public var sampleRate: Int
+    /// The number of channels.
+    public var channelCount: Int
+    /// The profile name, for example "LC".
+    public var profile: String
+    /// The AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1), the "magic cookie".
+    public var audioSpecificConfig: [UInt8]
+    /// PCM samples per channel in one encoded frame (1024 for AAC-LC).
+    public var samplesPerFrame: Int
+
+    /// Creates a description.
+    /// - Parameters:
+    ///   - codec: the codec.
+    ///   - sampleRate: samples per second per channel.
+    ///   - channelCount: the number of channels.
+    ///   - profile: the profile name.
+    ///   - audioSpecificConfig: the decoder configuration bytes.
+    ///   - samplesPerFrame: PCM samples per channel in one encoded frame.
+    public init(codec: CodecType, sampleRate: Int, channelCount: Int, profile: String,
+                audioSpecificConfig: [UInt8], samplesPerFrame: Int = 1024) {
+        self.codec = codec
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.profile = profile
+        self.audioSpecificConfig = audioSpecificConfig
+        self.samplesPerFrame = samplesPerFrame
+    }
+}
