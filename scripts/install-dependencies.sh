@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs, with apt, what StreamKit's tests and demo need beyond the Swift toolchain:
-# ffmpeg/ffprobe (the oracles), x264 and x265 (the peers and stream makers).
-# Safe to run again: it installs only what is missing.
+# Installs, with apt, what StreamKit needs beyond the Swift toolchain. Safe to run again: it installs
+# only what is missing.
+#   (no argument)  the test oracles and peers: ffmpeg/ffprobe, x264, x265
+#   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg)
 set -euo pipefail
 
 need=()
@@ -9,6 +10,12 @@ command -v ffmpeg  >/dev/null 2>&1 || need+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || need+=(ffmpeg)
 command -v x264    >/dev/null 2>&1 || need+=(x264)
 command -v x265    >/dev/null 2>&1 || need+=(x265)
+if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
+    command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+    for lib in libavcodec libavutil libswscale; do
+        pkg-config --exists "$lib" 2>/dev/null || need+=("$lib-dev")
+    done
+fi
 
 if [ "${#need[@]}" -gt 0 ]; then
     echo "installing: ${need[*]}" >&2

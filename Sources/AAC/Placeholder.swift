@@ -1,1 +1,0 @@
-// Module AAC: see ../shared/DESIGN.md for its layer.
