@@ -1,1 +1,0 @@
-// Module H264: see ../shared/DESIGN.md for its layer.

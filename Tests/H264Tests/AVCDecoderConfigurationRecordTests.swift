@@ -1,0 +1,94 @@
+import Foundation
+import H264
+import Testing
+
+/// The avcC record against the ones MP4 writers produced.
+@Suite("AVCDecoderConfigurationRecord")
+struct AVCDecoderConfigurationRecordTests {
+    /// The payload of the first `avcC` box in an MP4 file (a test helper, not a demuxer: it finds
+    /// the four-character code and reads the 32-bit box size before it).
+    static func avcCPayload(in file: [UInt8]) throws -> [UInt8] {
+        let code: [UInt8] = Array("avcC".utf8)
+        var index = 4
+        while index + 4 <= file.count {
+            if Array(file[index..<(index + 4)]) == code {
+                let size = file[(index - 4)..<index].reduce(0) { $0 << 8 | Int($1) }
+                try #require(size >= 8 && index - 4 + size <= file.count)
+                return Array(file[(index + 4)..<(index - 4 + size)])
+            }
+            index += 1
+        }
+        throw H264TestSupport.ToolFailure(description: "no avcC box")
+    }
+
+    @Test("sample.mp4 (x264 via an older muxer, no High extension): parse and build byte-identical")
+    func sampleMP4() throws {
+        let payload = try Self.avcCPayload(in: try H264TestSupport.mediaBytes("encoded/sample.mp4"))
+        let record = try AVCDecoderConfigurationRecord(bytes: payload)
+        #expect(record.bytes() == payload)
+        #expect(record.nalUnitLength == 4)
+        #expect(record.highProfileExtension == nil)
+        let sps = try H264SequenceParameterSet(nalUnit: try #require(record.sequenceParameterSets.first))
+        #expect(record.profileIndication == sps.profileIDC)
+        #expect(record.levelIndication == sps.levelIDC)
+        // MANIFEST.md (ffprobe): High L3.1 1080x720.
+        #expect(sps.profileName == "High" && sps.levelName == "3.1")
+        #expect(sps.width == 1080 && sps.height == 720)
+        let sets = try record.parameterSets()
+        #expect(sets.pictureParameterSets.count == record.pictureParameterSets.count)
+    }
+
+    @Test("the avcC ffmpeg writes equals the one built from the stream's SPS and PPS",
+          .enabled(if: H264TestSupport.toolsRunnable("ffmpeg")),
+          arguments: ["encoded/cars_320x240.h264", "h264-conformance/jvt-avc-v1/BA_MW_D.264",
+                      "h264-conformance/jvt-frext/PPH10I1_Panasonic_A.264"])
+    func ffmpegAvcC(path: String) throws {
+        let directory = try H264TestSupport.temporaryDirectory()
+        let mp4 = directory.appendingPathComponent("out.mp4").path
+        try H264TestSupport.run("ffmpeg", ["-v", "error", "-y", "-i", H264TestSupport.mediaRoot.appendingPathComponent(path).path,
+                                           "-frames:v", "2", "-c", "copy", mp4])
+        let payload = try Self.avcCPayload(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4))))
+        let record = try AVCDecoderConfigurationRecord(bytes: payload)
+        #expect(record.bytes() == payload)
+
+        let nals = H264TestSupport.nalUnits(in: try H264TestSupport.mediaBytes(path))
+        let sps = nals.filter { H264NALUnitType(headerByte: $0.first ?? 0) == .sequenceParameterSet }.map { Array($0) }
+        let pps = nals.filter { H264NALUnitType(headerByte: $0.first ?? 0) == .pictureParameterSet }.map { Array($0) }
+        let built = try AVCDecoderConfigurationRecord(sequenceParameterSets: [try #require(sps.first)],
+                                                      pictureParameterSets: [try #require(pps.first)])
+        // ffmpeg 5.1 copies the trailing_zero_8bits that follow a parameter set in the Annex B stream
+        // into the record (BA_MW_D: `68 C9 23 88 00`); a NAL unit never ends in 0x00 (§7.4.1), so
+        // compare with those zero bytes removed.
+        var normalized = record
+        normalized.sequenceParameterSets = record.sequenceParameterSets.map(Self.trimmingTrailingZeros)
+        normalized.pictureParameterSets = record.pictureParameterSets.map(Self.trimmingTrailingZeros)
+        #expect(built.bytes() == normalized.bytes())
+        #expect(built.highProfileExtension == record.highProfileExtension)
+    }
+
+    static func trimmingTrailingZeros(_ unit: [UInt8]) -> [UInt8] {
+        var end = unit.count
+        while end > 0 && unit[end - 1] == 0 { end -= 1 }
+        return Array(unit[..<end])
+    }
+
+    @Test("malformed records are errors naming the field")
+    func malformed() throws {
+        let payload = try Self.avcCPayload(in: try H264TestSupport.mediaBytes("encoded/sample.mp4"))
+        var badLength = payload
+        badLength[4] = 0xFE  // lengthSizeMinusOne = 2
+        #expect(throws: H264Error.decoderConfigurationRecord(field: "lengthSizeMinusOne", byteOffset: 4,
+                                                             reason: "value 2 (3-byte lengths) is not allowed; use 0, 1 or 3")) {
+            try AVCDecoderConfigurationRecord(bytes: badLength)
+        }
+        #expect {
+            try AVCDecoderConfigurationRecord(bytes: payload.prefix(12))
+        } throws: { error in
+            guard let error = error as? H264Error, case let .decoderConfigurationRecord(field, _, _) = error else { return false }
+            return field == "sequenceParameterSetLength"
+        }
+        var version = payload
+        version[0] = 2
+        #expect(throws: H264Error.self) { try AVCDecoderConfigurationRecord(bytes: version) }
+    }
+}
