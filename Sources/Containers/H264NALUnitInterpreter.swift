@@ -1,0 +1,49 @@
+import H264
+
+/// Reads H.264 NAL units for the stream analyser (ITU-T H.264 §7.3.1, §7.4.1.2.3–4, §8.2.1).
+struct H264NALUnitInterpreter: NALUnitInterpreter {
+    private var detector = H264AccessUnitDetector()
+    private(set) var properties: StreamProperties?
+
+    func header(of nalUnit: ArraySlice<UInt8>) -> InterpretedNALUnit {
+        guard let first = nalUnit.first else { return InterpretedNALUnit(type: -1, typeName: "empty") }
+        let type = H264NALUnitType(headerByte: first)
+        return InterpretedNALUnit(type: Int(type.rawValue), typeName: type.name, referenceIDC: Int(first >> 5 & 3))
+    }
+
+    mutating func interpret(_ nalUnit: ArraySlice<UInt8>) throws -> InterpretedNALUnit {
+        var unit = header(of: nalUnit)
+        let result = try detector.process(nalUnit)
+        unit.startsAccessUnit = result.startsAccessUnit
+        if result.nalUnitHeader.nalUnitType == .sequenceParameterSet, properties == nil,
+           let sps = try? H264SequenceParameterSet(nalUnit: nalUnit) {
+            properties = StreamProperties(profile: sps.profileName, level: sps.levelName,
+                                          width: sps.width, height: sps.height, frameRate: sps.frameRate)
+        }
+        if let picture = result.picture {
+            unit.picture = InterpretedPicture(
+                type: Self.frameType(picture.firstSliceType), isKey: picture.isIDR,
+                pictureOrderCount: picture.pictureOrderCount.value, resetsOrder: picture.resetsPictureOrder,
+                isTopField: picture.structure == .frame ? nil : picture.structure == .topField,
+                frameNumber: Int(picture.frameNum))
+        }
+        return unit
+    }
+
+    func fallbackStartsAccessUnit(_ nalUnit: ArraySlice<UInt8>, header: InterpretedNALUnit) -> Bool {
+        // An AUD, or a slice whose first_mb_in_slice is 0 (ue(v) code "1": the first payload bit is set).
+        if header.type == 9 { return true }
+        guard header.type == 1 || header.type == 5, nalUnit.count > 1 else { return false }
+        return nalUnit[nalUnit.startIndex + 1] & 0x80 != 0
+    }
+
+    private static func frameType(_ type: H264SliceType) -> FrameType {
+        switch type {
+        case .i: return .i
+        case .p: return .p
+        case .b: return .b
+        case .si: return .si
+        case .sp: return .sp
+        }
+    }
+}
