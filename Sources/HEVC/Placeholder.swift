@@ -1,1 +1,0 @@
-// Module HEVC: see ../shared/DESIGN.md for its layer.
