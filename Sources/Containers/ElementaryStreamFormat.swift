@@ -46,17 +46,17 @@ public enum ElementaryStreamFormat: String, Sendable, Hashable {
         return hevcScore > h264Score ? .hevcAnnexB : .h264AnnexB
     }
 
+    /// ADTS when the first 64 KiB hold at least two frames (or one that fills the data) and nothing but
+    /// ID3v2 tags comes before the first frame.
     private static func looksLikeADTS(_ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        // Skip ID3v2 tags: "ID3", version, flags, then a 4-byte syncsafe size.
-        while offset + 10 <= bytes.count, bytes[offset] == 0x49, bytes[offset + 1] == 0x44, bytes[offset + 2] == 0x33 {
-            let size = bytes[(offset + 6)..<(offset + 10)].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
-            offset += 10 + size + (bytes[offset + 5] & 0x10 != 0 ? 10 : 0)
+        let prefix = Array(bytes.prefix(1 << 16))
+        let result = ADTSFrameScanner.scan(prefix)
+        guard let first = result.frames.first else { return false }
+        let lostSyncBeforeFirst = result.skipped.contains { skipped in
+            if case .lostSync = skipped.reason { return skipped.byteOffset < first.byteOffset }
+            return false
         }
-        guard offset < bytes.count, let first = try? ADTSHeader.parse(bytes[offset...], byteOffset: offset) else { return false }
-        let next = offset + Int(first.frameLength)
-        if next == bytes.count { return true }
-        guard next < bytes.count, let second = try? ADTSHeader.parse(bytes[next...], byteOffset: next) else { return false }
-        return second.samplingFrequencyIndex == first.samplingFrequencyIndex
+        guard !lostSyncBeforeFirst else { return false }
+        return result.frames.count >= 2 || first.bytes.count == bytes.count
     }
 }

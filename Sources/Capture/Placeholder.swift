@@ -1,1 +1,0 @@
-// Module Capture: see ../shared/DESIGN.md for its layer.
