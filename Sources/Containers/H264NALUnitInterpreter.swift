@@ -20,6 +20,9 @@ struct H264NALUnitInterpreter: NALUnitInterpreter {
             properties = StreamProperties(profile: sps.profileName, level: sps.levelName,
                                           width: sps.width, height: sps.height, frameRate: sps.frameRate)
         }
+        if result.nalUnitHeader.nalUnitType == .supplementalEnhancementInformation {
+            _ = try H264SEIMessage.messages(inNALUnit: nalUnit)  // a cut or malformed SEI is an error to report
+        }
         if let picture = result.picture {
             unit.picture = InterpretedPicture(
                 type: Self.frameType(picture.firstSliceType), isKey: picture.isIDR,

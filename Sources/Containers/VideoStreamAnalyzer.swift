@@ -118,6 +118,9 @@ public struct VideoStreamAnalyzer {
 
     private mutating func finish(endOffset: Int) -> VideoStreamReport {
         close(endOffset: endOffset)
+        if report.frames.isEmpty {
+            report.issues.append(StreamIssue(byteOffset: endOffset, message: "the stream holds no coded picture that could be read"))
+        }
         if let properties = interpreter.properties {
             report.profile = properties.profile
             report.level = properties.level

@@ -52,7 +52,7 @@ public enum ExternalTool {
 
     /// Runs a tool to completion.
     /// - Parameters:
-    ///   - name: the tool, looked up on `PATH`.
+    ///   - name: the tool, looked up on `PATH` (or a path containing "/").
     ///   - arguments: its arguments.
     ///   - input: bytes for its standard input, if any.
     /// - Returns: its output; a non-zero exit is returned, not thrown.
@@ -60,7 +60,9 @@ public enum ExternalTool {
     @discardableResult
     public static func run(_ name: String, _ arguments: [String], input: Data? = nil) throws -> Output {
         let command = ([name] + arguments).joined(separator: " ")
-        guard let executable = path(of: name) else { throw Failure(command: command, message: "\(name) is not installed") }
+        guard let executable = name.contains("/") ? name : path(of: name) else {
+            throw Failure(command: command, message: "\(name) is not installed")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -118,5 +120,39 @@ public enum ExternalTool {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("streamkit-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+extension ExternalTool {
+    /// The path of an executable this package builds (for example `streamkit`), found beside the test
+    /// bundle in the build folder `swift test` uses.
+    /// - Parameter product: the executable product's name.
+    /// - Returns: its path.
+    /// - Throws: ``Failure`` if it has not been built.
+    public static func builtProduct(_ product: String) throws -> String {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var candidates = [runner.deletingLastPathComponent().appendingPathComponent(product).path]
+        // The runner may be inside a bundle directory (…/X.xctest/Contents/MacOS/X on Apple platforms).
+        var directory = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            directory = directory.deletingLastPathComponent()
+            candidates.append(directory.appendingPathComponent(product).path)
+        }
+        candidates.append(MediaFiles.packageRoot.appendingPathComponent(".build/debug/\(product)").path)
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw Failure(command: product, message: "not built (looked in \(candidates.joined(separator: ", ")))")
+        }
+        return found
+    }
+
+    /// Runs an executable this package builds.
+    /// - Parameters:
+    ///   - product: the executable product's name.
+    ///   - arguments: its arguments.
+    /// - Returns: its output; a non-zero exit is returned, not thrown.
+    /// - Throws: ``Failure`` if it is not built.
+    @discardableResult
+    public static func runProduct(_ product: String, _ arguments: [String]) throws -> Output {
+        try run(builtProduct(product), arguments)
     }
 }
