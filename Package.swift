@@ -60,9 +60,9 @@ let package = Package(
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BitstreamTests", dependencies: ["Bitstream", "TestSupport"]),
-        .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream"]),
-        .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream"]),
-        .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream"]),
+        .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream", "TestSupport"]),
+        .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
+        .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "TestSupport"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "TestSupport"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
