@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A system call on a file or stream failed: which operation, on what, and the `errno` it reported.
+public struct ContainerIOError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was being done when the call failed.
+    public enum Operation: String, Sendable, Hashable {
+        /// Opening or creating the file.
+        case open
+        /// Reading.
+        case read
+        /// Writing.
+        case write
+        /// Writing at an earlier position (patching a header field).
+        case overwrite
+        /// Closing.
+        case close
+    }
+
+    /// The operation that failed.
+    public var operation: Operation
+    /// The file path, or a label such as `<stdout>` or `<memory>`.
+    public var path: String
+    /// The `errno` value (`EBADF` for use after close, `ESPIPE` for a sink that cannot go back).
+    public var code: Int32
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - operation: the operation that failed.
+    ///   - path: the file path or a label.
+    ///   - code: the `errno` value.
+    public init(operation: Operation, path: String, code: Int32) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// For example `cannot open /tmp/x.y4m: No such file or directory (errno 2)`.
+    public var description: String {
+        let message = strerror(code).map { String(cString: $0) } ?? "unknown error"
+        return "cannot \(operation.rawValue) \(path): \(message) (errno \(code))"
+    }
+}

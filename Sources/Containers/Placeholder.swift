@@ -1,1 +1,0 @@
-// Module Containers: see ../shared/DESIGN.md for its layer.
