@@ -1,0 +1,187 @@
+#if FFmpeg
+import AAC
+import CFFmpeg
+import Codecs
+import MediaCore
+
+/// FFmpeg's native AAC-LC encoder (`aac`) behind ``AudioEncoder``.
+///
+/// PCM of any length, layout and sample format (Int16 or Float32, interleaved or planar) is buffered
+/// as planar floats and cut into the encoder's frames of 1024 samples; ``flush()`` sends the tail (as a
+/// short last frame, which the encoder pads with silence) and drains. Output is raw AAC (no ADTS) with
+/// the pts the encoder gives, in samples: the first frame starts at −1024, the encoder's priming delay
+/// (`initial_padding`). After ``flush()`` the next ``encode(_:)`` opens a fresh encoder and the time
+/// line continues.
+///
+/// Holds C pointers: a `final class` whose `deinit` frees them; not `Sendable` (sessions serialise calls).
+final class FFmpegAudioEncoder: AudioEncoder {
+    /// The format of the frames produced (rate, channels, AudioSpecificConfig from the encoder).
+    let format: AudioFormatDescription
+
+    private let configuration: AudioEncoderConfiguration
+    private let codec: UnsafePointer<AVCodec>
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var pending: [[Float]]
+    private var samplesSent: Int64 = 0
+    private var frameSize = 1024
+    private var drained = false
+
+    /// Opens the encoder.
+    /// - Parameter configuration: sample rate, channels and bit rate (checked again here).
+    /// - Throws: ``CodecError/invalidConfiguration(_:)`` for values AAC cannot carry;
+    ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message when it cannot be opened.
+    init(configuration: AudioEncoderConfiguration) throws(CodecError) {
+        try configuration.validate()
+        guard let found = avcodec_find_encoder_by_name("aac") else {
+            throw .noEngine("libavcodec on this machine has no aac encoder")
+        }
+        self.configuration = configuration
+        codec = found
+        pending = Array(repeating: [], count: configuration.channelCount)
+        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw .engineFailure("av_frame_alloc/av_packet_alloc failed")
+        }
+        self.frame = frame
+        self.packet = packet
+        let context = try Self.openContext(codec: found, configuration: configuration)
+        self.context = context
+        frameSize = context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024
+        var config: [UInt8] = []
+        if let extradata = context.pointee.extradata, context.pointee.extradata_size > 0 {
+            config = Array(UnsafeBufferPointer(start: extradata, count: Int(context.pointee.extradata_size)))
+        }
+        let profile = (try? AudioSpecificConfig.parse(config))?.profileName ?? "LC"
+        format = AudioFormatDescription(codec: .aac, sampleRate: configuration.sampleRate,
+                                        channelCount: configuration.channelCount, profile: profile,
+                                        audioSpecificConfig: config, samplesPerFrame: frameSize)
+        frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointee.nb_samples = Int32(frameSize)
+        frame.pointee.sample_rate = Int32(configuration.sampleRate)
+        try FFmpegStatus.check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout),
+                               "av_channel_layout_copy")
+        try FFmpegStatus.check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+    }
+
+    /// Encodes PCM.
+    /// - Parameter audio: samples at the configured rate and channel count, any length and layout.
+    /// - Returns: the frames that became ready.
+    /// - Throws: ``CodecError/inputMismatch(_:)`` for another rate or channel count or short sample
+    ///   arrays; ``CodecError/engineFailure(_:)`` with FFmpeg's message.
+    func encode(_ audio: AudioBuffer) throws(CodecError) -> [EncodedAudioFrame] {
+        guard audio.sampleRate == configuration.sampleRate, audio.channelCount == configuration.channelCount else {
+            throw .inputMismatch("audio is \(audio.sampleRate) Hz × \(audio.channelCount), encoder is "
+                + "\(configuration.sampleRate) Hz × \(configuration.channelCount)")
+        }
+        if drained {
+            avcodec_free_context(&context)
+            context = try Self.openContext(codec: codec, configuration: configuration)
+            drained = false
+        }
+        try FFmpegSampleConversion.appendPlanarFloat(from: audio, to: &pending)
+        var frames: [EncodedAudioFrame] = []
+        var consumed = 0
+        let available = pending.first?.count ?? 0
+        while available - consumed >= frameSize {
+            try send(from: consumed, count: frameSize)
+            consumed += frameSize
+            frames += try receivePackets()
+        }
+        if consumed > 0 {
+            for channel in pending.indices { pending[channel].removeFirst(consumed) }
+        }
+        return frames
+    }
+
+    /// Encodes the buffered tail (padded with silence to a whole frame) and drains the encoder.
+    /// - Returns: the remaining frames.
+    /// - Throws: ``CodecError/engineFailure(_:)`` with FFmpeg's message.
+    func flush() throws(CodecError) -> [EncodedAudioFrame] {
+        guard let context, !drained else { return [] }
+        var frames: [EncodedAudioFrame] = []
+        let remaining = pending.first?.count ?? 0
+        if remaining > 0 {
+            let small = codec.pointee.capabilities & streamkit_codec_cap_small_last_frame() != 0
+            if !small {
+                for channel in pending.indices {
+                    pending[channel] += [Float](repeating: 0, count: frameSize - remaining)
+                }
+            }
+            try send(from: 0, count: small ? remaining : frameSize)
+            frames += try receivePackets()
+            for channel in pending.indices { pending[channel].removeAll(keepingCapacity: true) }
+        }
+        let status = avcodec_send_frame(context, nil)
+        if status != FFmpegStatus.endOfFile { try FFmpegStatus.check(status, "avcodec_send_frame(aac, flush)") }
+        frames += try receivePackets()
+        drained = true
+        return frames
+    }
+
+    // MARK: - Private
+
+    private static func openContext(codec: UnsafePointer<AVCodec>,
+                                    configuration: AudioEncoderConfiguration) throws(CodecError) -> UnsafeMutablePointer<AVCodecContext> {
+        guard let context = avcodec_alloc_context3(codec) else { throw .engineFailure("avcodec_alloc_context3 failed") }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.sample_rate = Int32(configuration.sampleRate)
+        context.pointee.bit_rate = Int64(configuration.bitRate)
+        context.pointee.time_base = AVRational(num: 1, den: Int32(configuration.sampleRate))
+        // The AudioSpecificConfig is wanted as extradata; raw AAC packets are the same either way.
+        context.pointee.flags |= streamkit_codec_flag_global_header()
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(configuration.channelCount))
+        let status = avcodec_open2(context, codec, nil)
+        if status < 0 {
+            avcodec_free_context(&owned)
+            throw .engineFailure("avcodec_open2(aac): \(FFmpegStatus.message(status))")
+        }
+        return context
+    }
+
+    private func send(from offset: Int, count: Int) throws(CodecError) {
+        guard let context, let frame else { throw .sessionClosed }
+        // Writable at full size first (a copy made by av_frame_make_writable takes nb_samples from the frame).
+        frame.pointee.nb_samples = Int32(frameSize)
+        try FFmpegStatus.check(av_frame_make_writable(frame), "av_frame_make_writable(audio)")
+        frame.pointee.nb_samples = Int32(min(count, frameSize))
+        guard let planes = frame.pointee.extended_data else { throw .engineFailure("audio frame has no planes") }
+        for channel in pending.indices {
+            guard let plane = planes[channel] else { throw .engineFailure("audio frame has no plane \(channel)") }
+            let target = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self)
+            pending[channel].withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress, offset + count <= source.count else { return }
+                target.update(from: base + offset, count: count)
+            }
+        }
+        frame.pointee.pts = samplesSent
+        samplesSent += Int64(count)
+        try FFmpegStatus.check(avcodec_send_frame(context, frame), "avcodec_send_frame(aac)")
+    }
+
+    private func receivePackets() throws(CodecError) -> [EncodedAudioFrame] {
+        guard let context, let packet else { return [] }
+        var frames: [EncodedAudioFrame] = []
+        let rate = Int32(configuration.sampleRate)
+        while true {
+            let status = avcodec_receive_packet(context, packet)
+            if status == FFmpegStatus.again || status == FFmpegStatus.endOfFile { break }
+            try FFmpegStatus.check(status, "avcodec_receive_packet(aac)")
+            defer { av_packet_unref(packet) }
+            guard let data = packet.pointee.data, packet.pointee.size > 0 else { continue }
+            let bytes = [UInt8](UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+            let duration = packet.pointee.duration > 0 ? packet.pointee.duration : Int64(frameSize)
+            frames.append(EncodedAudioFrame(data: bytes, pts: MediaTime(value: packet.pointee.pts, timescale: rate),
+                                            duration: MediaTime(value: duration, timescale: rate), format: format))
+        }
+        return frames
+    }
+}
+#endif
