@@ -5,7 +5,13 @@ let usage = """
     usage: streamkit COMMAND [options]
 
     commands:
+      record [options]                camera + microphone → test.h264 + test.aac (the seeds' demo)
+      encode INPUT -o OUTPUT [options] .y4m/.yuv/.wav/testsrc/sine → .h264/.h265/.aac
+      decode INPUT -o OUTPUT          .h264/.h265 → .y4m/.yuv, .aac → .wav
+      engines                         what this machine can encode and decode
       inspect FILE [--nal] [--json]   explain an H.264/H.265 Annex B or ADTS AAC stream
+
+    run `streamkit COMMAND --help` for a command's options
     """
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -18,6 +24,9 @@ do {
     switch command {
     case "inspect":
         exit(try InspectCommand(rest).run())
+    case "record":
+        if rest.contains("--help") { print(RecordCommand.usage); exit(0) }
+        exit(try await RecordCommand(rest).run())
     case "help", "--help", "-h":
         print(usage)
     default:

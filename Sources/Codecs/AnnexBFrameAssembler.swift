@@ -1,0 +1,158 @@
+import Bitstream
+import H264
+import HEVC
+import MediaCore
+
+/// Turns an H.264 or H.265 Annex B byte stream, arriving in chunks split anywhere, into
+/// ``EncodedFrame``s: one access unit each, in AVCC form, with a ``FormatDescription`` built from the
+/// parameter sets seen so far — what the seeds' decoder does by hand before it creates a
+/// `VTDecompressionSession` (`../shared/seeds/001_…`: collect SPS/PPS, start at the first key frame,
+/// ignore what comes before).
+///
+/// Access units are found with the rules of ITU-T H.264 §7.4.1.2.3 / H.265 §7.4.2.4.4. Frames get
+/// decode timestamps `index / frameRate` in a 90 kHz timescale (the rate from the SPS VUI, else 25 fps);
+/// Annex B carries no time of its own.
+public struct AnnexBFrameAssembler: Sendable {
+    /// Why data did not become a frame.
+    public enum Skip: Sendable, Hashable, CustomStringConvertible {
+        /// Access units before the first key frame with its parameter sets (normal when joining a stream).
+        case beforeFirstKeyFrame(accessUnits: Int)
+        /// A NAL unit that could not be read; the text is the parser's error.
+        case unreadableNALUnit(index: Int, message: String)
+
+        /// What was skipped and why.
+        public var description: String {
+            switch self {
+            case let .beforeFirstKeyFrame(count): return "skipped \(count) access units before the first key frame"
+            case let .unreadableNALUnit(index, message): return "NAL unit #\(index) skipped: \(message)"
+            }
+        }
+    }
+
+    /// The codec of the stream.
+    public let codec: CodecType
+    /// What was skipped so far.
+    public private(set) var skips: [Skip] = []
+
+    private var scanner = AnnexBStreamScanner()
+    private var h264 = H264AccessUnitDetector()
+    private var hevcDetector = HEVCAccessUnitDetector()
+    private var hevcParameterSets = HEVCParameterSets()
+    private var pending: [[UInt8]] = []
+    private var pendingIsKey = false
+    private var started = false
+    private var skippedBeforeKey = 0
+    private var nalIndex = 0
+    private var frameIndex: Int64 = 0
+    private var parameterSets: [Int: [UInt8]] = [:]  // latest VPS (32) / SPS / PPS by NAL type
+    private var format: FormatDescription?
+    private var frameDuration = MediaTime(value: 3600, timescale: 90_000)
+
+    /// Creates an assembler.
+    /// - Parameter codec: ``CodecType/h264`` or ``CodecType/hevc``.
+    public init(codec: CodecType) {
+        self.codec = codec
+    }
+
+    /// Adds bytes of the stream.
+    /// - Parameter chunk: the next bytes, of any length.
+    /// - Returns: the frames completed by them.
+    public mutating func append<Bytes: Sequence>(_ chunk: Bytes) -> [EncodedFrame] where Bytes.Element == UInt8 {
+        var frames: [EncodedFrame] = []
+        for unit in scanner.append(chunk) { process(unit, into: &frames) }
+        return frames
+    }
+
+    /// Ends the stream.
+    /// - Returns: the last frames.
+    public mutating func finish() -> [EncodedFrame] {
+        var frames: [EncodedFrame] = []
+        if let last = scanner.finish() { process(last, into: &frames) }
+        completeAccessUnit(into: &frames)
+        if skippedBeforeKey > 0 { skips.insert(.beforeFirstKeyFrame(accessUnits: skippedBeforeKey), at: 0); skippedBeforeKey = 0 }
+        return frames
+    }
+
+    private mutating func process(_ unit: [UInt8], into frames: inout [EncodedFrame]) {
+        defer { nalIndex += 1 }
+        let starts: Bool
+        let isKey: Bool
+        var parameterSetType: Int?
+        do {
+            switch codec {
+            case .hevc:
+                let header = try HEVCNALUnitHeader(parsing: unit)
+                starts = try hevcDetector.startsNewAccessUnit(unit)
+                isKey = header.type.isIRAP
+                if (32...34).contains(Int(header.type.rawValue)) {
+                    _ = try hevcParameterSets.insert(nalUnit: unit)
+                    parameterSetType = Int(header.type.rawValue)
+                }
+            default:
+                let result = try h264.process(unit)
+                starts = result.startsAccessUnit
+                isKey = result.picture?.isIDR ?? false
+                let type = result.nalUnitHeader.nalUnitType
+                if type == .sequenceParameterSet || type == .pictureParameterSet { parameterSetType = Int(type.rawValue) }
+            }
+        } catch {
+            skips.append(.unreadableNALUnit(index: nalIndex, message: "\(error)"))
+            return
+        }
+        if starts { completeAccessUnit(into: &frames) }
+        if let parameterSetType { parameterSets[parameterSetType] = unit; format = nil }
+        pending.append(unit)
+        if isKey { pendingIsKey = true }
+    }
+
+    private mutating func completeAccessUnit(into frames: inout [EncodedFrame]) {
+        defer { pending = []; pendingIsKey = false }
+        guard !pending.isEmpty else { return }
+        if !started {
+            guard pendingIsKey, let description = currentFormat() else {
+                if pending.contains(where: isVCL) { skippedBeforeKey += 1 }
+                return
+            }
+            started = true
+            format = description
+        }
+        guard pending.contains(where: isVCL), let description = currentFormat() else { return }
+        var data: [UInt8] = []
+        data.reserveCapacity(pending.reduce(0) { $0 + $1.count + 4 })
+        for unit in pending { try? AVCC.append(unit, lengthSize: 4, to: &data) }
+        let time = MediaTime(value: frameIndex * frameDuration.value, timescale: frameDuration.timescale)
+        frames.append(EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration,
+                                   format: description))
+        frameIndex += 1
+    }
+
+    private func isVCL(_ unit: [UInt8]) -> Bool {
+        guard let first = unit.first else { return false }
+        return codec == .hevc ? (first >> 1) & 0x3F < 32 : (1...5).contains(first & 0x1F)
+    }
+
+    /// The format from the latest parameter sets, or `nil` while one is missing.
+    private mutating func currentFormat() -> FormatDescription? {
+        if let format { return format }
+        switch codec {
+        case .hevc:
+            guard let vps = parameterSets[32], let spsBytes = parameterSets[33], let pps = parameterSets[34],
+                  let sps = try? HEVCSequenceParameterSet(nalUnit: spsBytes) else { return nil }
+            setFrameRate(sps.frameRate)
+            format = FormatDescription(codec: .hevc, width: sps.width, height: sps.height, profile: sps.profileName ?? "unknown",
+                                       level: sps.levelName, parameterSets: [vps, spsBytes, pps])
+        default:
+            guard let spsBytes = parameterSets[7], let pps = parameterSets[8],
+                  let sps = try? H264SequenceParameterSet(nalUnit: spsBytes) else { return nil }
+            setFrameRate(sps.frameRate)
+            format = FormatDescription(codec: .h264, width: sps.width, height: sps.height, profile: sps.profileName,
+                                       level: sps.levelName, parameterSets: [spsBytes, pps])
+        }
+        return format
+    }
+
+    private mutating func setFrameRate(_ rate: Double?) {
+        guard frameIndex == 0, let rate, rate > 0, rate < 1000 else { return }
+        frameDuration = MediaTime(value: Int64((90_000 / rate).rounded()), timescale: 90_000)
+    }
+}

@@ -1,0 +1,26 @@
+import Codecs
+#if FFmpeg
+import FFmpegEngine
+#endif
+
+/// The codec engines this build of `streamkit` has: the FFmpeg engine when built with
+/// `--traits FFmpeg` (probed: only what really works on this machine is listed).
+enum EngineSetup {
+    /// The registry of every available engine.
+    static func registry() -> CodecEngineRegistry {
+        var registry = CodecEngineRegistry()
+        #if FFmpeg
+        registry.register(FFmpegEngines.probe())
+        #endif
+        return registry
+    }
+
+    /// Whether this binary was built with the FFmpeg engine.
+    static var hasFFmpeg: Bool {
+        #if FFmpeg
+        return true
+        #else
+        return false
+        #endif
+    }
+}
