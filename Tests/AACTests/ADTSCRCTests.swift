@@ -1,5 +1,6 @@
 import AAC
 import Foundation
+import TestSupport
 import Testing
 
 // No tool on this machine writes CRC-protected ADTS (FFmpeg's ADTS muxer has no CRC option, fdkaac and
@@ -9,7 +10,7 @@ import Testing
 
 /// The raw data blocks (payloads) of sample.adts, from the real file.
 private func samplePayloads() throws -> [ArraySlice<UInt8>] {
-    ADTSFrameScanner.scan(try Media.bytes(Media.sample)).frames.map(\.payload)
+    ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample)).frames.map(\.payload)
 }
 
 @Suite("ADTS CRC")

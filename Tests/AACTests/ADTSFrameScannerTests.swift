@@ -1,11 +1,12 @@
 import AAC
 import Foundation
+import TestSupport
 import Testing
 
 /// Payload lengths ("data = length N") of track 0 in an ExoPlayer extractor dump, in sample order.
 /// The dumps come with the media (google/ExoPlayer `extractordumps`), written by ExoPlayer's extractor.
 private func exoPlayerPayloadLengths(_ relativePath: String) throws -> [Int] {
-    let text = String(decoding: try Media.bytes(relativePath), as: UTF8.self)
+    let text = String(decoding: try MediaFiles.bytes(relativePath), as: UTF8.self)
     var lengths: [Int] = []
     var inSamples = false
     for line in text.split(separator: "\n") {
@@ -41,7 +42,7 @@ private func scanInPieces(_ bytes: [UInt8], cuts: [Int]) -> [ADTSScanEvent] {
 struct ADTSFrameScannerTests {
     @Test("sample.adts: 144 frames, 30797 payload bytes, lengths as ExoPlayer's dump")
     func sampleFile() throws {
-        let bytes = try Media.bytes(Media.sample)
+        let bytes = try MediaFiles.bytes(Media.sample)
         let result = ADTSFrameScanner.scan(bytes)
         // MANIFEST.md and ExoPlayer's sample.adts.0.dump: 144 frames, 30797 payload bytes.
         #expect(result.frames.count == 144)
@@ -58,23 +59,23 @@ struct ADTSFrameScannerTests {
         #expect(offset == bytes.count)
     }
 
-    @Test("sample.adts: frame count equals ffprobe -count_packets", .enabled(if: Tools.runnable("ffprobe")))
+    @Test("sample.adts: frame count equals ffprobe -count_packets", .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func sampleFileAgainstFFprobe() throws {
-        let probe = try Tools.probeAudio(Media.url(Media.sample))
-        let result = ADTSFrameScanner.scan(try Media.bytes(Media.sample))
+        let probe = try Tools.probeAudio(MediaFiles.url(Media.sample))
+        let result = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample))
         #expect(probe["nb_read_packets"] == "\(result.frames.count)")
     }
 
     @Test("sample_with_id3.adts: both ID3v2 tags are skipped and reported, and the same 144 frames remain")
     func id3File() throws {
-        let plain = ADTSFrameScanner.scan(try Media.bytes(Media.sample))
-        let bytes = try Media.bytes(Media.sampleWithID3)
+        let plain = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample))
+        let bytes = try MediaFiles.bytes(Media.sampleWithID3)
         let result = ADTSFrameScanner.scan(bytes)
         // The file holds two ID3v2.4 tags (xxd: "ID3" at 0 with size 0x2D, and "ID3" at 85, size 0x4C, after
         // the first 30-byte frame): 10 + 45 and 10 + 76 bytes, together the 141 bytes it has more than sample.adts.
         #expect(result.skipped == [ADTSSkippedBytes(byteOffset: 0, count: 55, reason: .id3v2Tag),
                                    ADTSSkippedBytes(byteOffset: 85, count: 86, reason: .id3v2Tag)])
-        #expect(bytes.count - (try Media.bytes(Media.sample)).count == 141)
+        #expect(bytes.count - (try MediaFiles.bytes(Media.sample)).count == 141)
         #expect(result.frames.count == 144)
         #expect(result.frames.map(\.payload) == plain.frames.map(\.payload))
         #expect(result.frames.first?.byteOffset == 55)
@@ -83,15 +84,15 @@ struct ADTSFrameScannerTests {
         #expect(accountedBytes(result) == bytes.count)
     }
 
-    @Test("sample_with_id3.adts: frame count equals ffprobe", .enabled(if: Tools.runnable("ffprobe")))
+    @Test("sample_with_id3.adts: frame count equals ffprobe", .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func id3FileAgainstFFprobe() throws {
-        let probe = try Tools.probeAudio(Media.url(Media.sampleWithID3))
-        #expect(probe["nb_read_packets"] == "\(ADTSFrameScanner.scan(try Media.bytes(Media.sampleWithID3)).frames.count)")
+        let probe = try Tools.probeAudio(MediaFiles.url(Media.sampleWithID3))
+        #expect(probe["nb_read_packets"] == "\(ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sampleWithID3)).frames.count)")
     }
 
     @Test("sample_cbs_truncated.adts: 143 complete frames, then frame 143 truncated with 171 bytes")
     func truncatedFile() throws {
-        let bytes = try Media.bytes(Media.sampleTruncated)
+        let bytes = try MediaFiles.bytes(Media.sampleTruncated)
         let result = ADTSFrameScanner.scan(bytes)
         #expect(result.frames.count == 143)
         #expect(result.skipped.isEmpty)
@@ -100,25 +101,25 @@ struct ADTSFrameScannerTests {
         #expect(truncation.available == 171)
         #expect(truncation.byteOffset == bytes.count - 171)
         // The complete file's frame 143 tells how long the truncated one should be.
-        let complete = ADTSFrameScanner.scan(try Media.bytes(Media.sample))
+        let complete = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample))
         #expect(truncation.needed == complete.frames[143].header.frameLength)
         #expect(truncation.header == complete.frames[143].header)
         #expect(Array(result.frames.map(\.payload.count)) == Array((try exoPlayerPayloadLengths("audio/exoplayer/sample_cbs_truncated.adts.0.dump")).prefix(143)))
         #expect(accountedBytes(result) == bytes.count)
     }
 
-    @Test("sample_cbs_truncated.adts: ffprobe counts the 143 frames plus the cut one", .enabled(if: Tools.runnable("ffprobe")))
+    @Test("sample_cbs_truncated.adts: ffprobe counts the 143 frames plus the cut one", .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func truncatedFileAgainstFFprobe() throws {
-        let probe = try Tools.probeAudio(Media.url(Media.sampleTruncated))
-        let result = ADTSFrameScanner.scan(try Media.bytes(Media.sampleTruncated))
+        let probe = try Tools.probeAudio(MediaFiles.url(Media.sampleTruncated))
+        let result = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sampleTruncated))
         #expect(probe["nb_read_packets"] == "\(result.frames.count + (result.truncation == nil ? 0 : 1))")
     }
 
     /// ID3 tag + 6 frames + garbage (with false syncwords) + 4 frames + a cut frame: all taken from the
     /// real files.
     private func compositeStream() throws -> (bytes: [UInt8], tagLength: Int, garbageOffset: Int) {
-        let withTag = try Media.bytes(Media.sampleWithID3)
-        let plain = try Media.bytes(Media.sample)
+        let withTag = try MediaFiles.bytes(Media.sampleWithID3)
+        let plain = try MediaFiles.bytes(Media.sample)
         let tagLength = 55 // the first ID3v2 tag of sample_with_id3.adts
         let frames = ADTSFrameScanner.scan(plain).frames
         var bytes = Array(withTag.prefix(tagLength))
@@ -205,9 +206,9 @@ struct ADTSFrameScannerTests {
         #expect(ADTSScanResult(events: events) == result)
     }
 
-    @Test("an ADTS file written by ffmpeg scans the same whole and in 700-byte chunks", .enabled(if: Tools.runnable("ffmpeg")))
+    @Test("an ADTS file written by ffmpeg scans the same whole and in 700-byte chunks", .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func ffmpegFileChunked() throws {
-        let directory = try Tools.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try Tools.encodeSine(sampleRate: 22050, channels: 2, seconds: 0.5, into: directory)
         let bytes = [UInt8](try Data(contentsOf: url))

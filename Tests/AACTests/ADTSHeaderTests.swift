@@ -1,10 +1,11 @@
 import AAC
 import Foundation
+import TestSupport
 import Testing
 
 /// The first header of sample.adts, as the file holds it (bytes read from the file, not computed).
 private func firstSampleHeaderBytes() throws -> [UInt8] {
-    Array(try Media.bytes(Media.sample).prefix(7))
+    Array(try MediaFiles.bytes(Media.sample).prefix(7))
 }
 
 /// Expects `body` to throw an ``ADTSError`` and returns it.
@@ -22,7 +23,7 @@ private func expectADTSError(_ body: () throws(ADTSError) -> Void, sourceLocatio
 struct ADTSHeaderTests {
     @Test("sample.adts: every header parses as MPEG-4 AAC LC 44.1 kHz mono without CRC, and writes back byte for byte")
     func sampleHeaders() throws {
-        let bytes = try Media.bytes(Media.sample)
+        let bytes = try MediaFiles.bytes(Media.sample)
         let frames = ADTSFrameScanner.scan(bytes).frames
         #expect(frames.count == 144)
         for frame in frames {
@@ -41,7 +42,7 @@ struct ADTSHeaderTests {
 
     @Test("the 7-byte builder reproduces every header of sample.adts")
     func builderMatchesSample() throws {
-        for frame in ADTSFrameScanner.scan(try Media.bytes(Media.sample)).frames {
+        for frame in ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample)).frames {
             let built = try ADTSHeader(audioObjectType: .aacLC, sampleRate: 44100, channels: 1, payloadLength: frame.payload.count)
             #expect(built.serialized() == Array(frame.bytes.prefix(7)))
             #expect(built == frame.header)
@@ -57,9 +58,9 @@ struct ADTSHeaderTests {
     static let cases: [Case] = [8000, 22050, 44100, 48000, 96000].flatMap { rate in [1, 2].map { Case(sampleRate: rate, channels: $0) } }
 
     @Test("ffmpeg's AAC encoder: rate, channels, profile and packet count equal ffprobe; headers round-trip; builder matches",
-          .enabled(if: Tools.runnable("ffmpeg", "ffprobe")), arguments: cases)
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")), arguments: cases)
     func ffmpegStreams(_ testCase: Case) throws {
-        let directory = try Tools.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try Tools.encodeSine(sampleRate: testCase.sampleRate, channels: testCase.channels, seconds: 0.3, into: directory)
         let bytes = [UInt8](try Data(contentsOf: url))
@@ -79,9 +80,9 @@ struct ADTSHeaderTests {
         }
     }
 
-    @Test("ffmpeg -write_mpeg2 1: ID = 1 (MPEG-2) headers parse and round-trip", .enabled(if: Tools.runnable("ffmpeg", "ffprobe")))
+    @Test("ffmpeg -write_mpeg2 1: ID = 1 (MPEG-2) headers parse and round-trip", .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func mpeg2Stream() throws {
-        let directory = try Tools.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try Tools.encodeSine(sampleRate: 16000, channels: 1, seconds: 0.3, extra: ["-write_mpeg2", "1"], into: directory)
         let bytes = [UInt8](try Data(contentsOf: url))

@@ -1,6 +1,7 @@
 import AAC
 import Bitstream
 import Foundation
+import TestSupport
 import Testing
 
 private func expectConfigError(_ body: () throws(AudioSpecificConfigError) -> Void,
@@ -18,7 +19,7 @@ private func expectConfigError(_ body: () throws(AudioSpecificConfigError) -> Vo
 /// `DecoderSpecificInfo` ffmpeg wrote into the `esds` box.
 private func ffmpegDecoderSpecificInfo(forADTS url: URL, in directory: URL) throws -> [UInt8] {
     let m4a = directory.appendingPathComponent("remux.m4a")
-    try Tools.run("ffmpeg", ["-v", "error", "-y", "-i", url.path, "-c", "copy", m4a.path])
+    try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", url.path, "-c", "copy", m4a.path])
     return try #require(decoderSpecificInfo(inMP4: [UInt8](try Data(contentsOf: m4a))))
 }
 
@@ -26,7 +27,7 @@ private func ffmpegDecoderSpecificInfo(forADTS url: URL, in directory: URL) thro
 struct AudioSpecificConfigTests {
     @Test("sample.mp4's DecoderSpecificInfo: AAC LC, 44.1 kHz, mono; round trip; equals the config built from sample.adts")
     func sampleMP4() throws {
-        let info = try #require(decoderSpecificInfo(inMP4: try Media.bytes("encoded/sample.mp4")))
+        let info = try #require(decoderSpecificInfo(inMP4: try MediaFiles.bytes("encoded/sample.mp4")))
         // ffprobe -show_data shows extradata 12 08 for this track.
         #expect(info == [0x12, 0x08])
         let config = try AudioSpecificConfig.parse(info)
@@ -37,24 +38,24 @@ struct AudioSpecificConfigTests {
         #expect(config.profileName == "LC")
         #expect(config.unparsedBits.isEmpty)
         #expect(try config.serialized() == info)
-        let header = try #require(ADTSFrameScanner.scan(try Media.bytes(Media.sample)).frames.first).header
+        let header = try #require(ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample)).frames.first).header
         #expect(try AudioSpecificConfig(adtsHeader: header).serialized() == info)
     }
 
-    @Test("ADTS → AudioSpecificConfig equals what ffmpeg writes into the m4a for sample.adts", .enabled(if: Tools.runnable("ffmpeg")))
+    @Test("ADTS → AudioSpecificConfig equals what ffmpeg writes into the m4a for sample.adts", .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func sampleADTSRemux() throws {
-        let directory = try Tools.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let info = try ffmpegDecoderSpecificInfo(forADTS: Media.url(Media.sample), in: directory)
-        let header = try #require(ADTSFrameScanner.scan(try Media.bytes(Media.sample)).frames.first).header
+        let info = try ffmpegDecoderSpecificInfo(forADTS: MediaFiles.url(Media.sample), in: directory)
+        let header = try #require(ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample)).frames.first).header
         #expect(try AudioSpecificConfig(adtsHeader: header).serialized() == info)
     }
 
     @Test("ffmpeg streams: the config from the ADTS header equals ffmpeg's esds; ffmpeg's config round-trips",
-          .enabled(if: Tools.runnable("ffmpeg", "ffprobe")),
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")),
           arguments: [(8000, 1), (22050, 2), (44100, 1), (48000, 2), (96000, 1)])
     func ffmpegStreams(sampleRate: Int, channels: Int) throws {
-        let directory = try Tools.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try Tools.encodeSine(sampleRate: sampleRate, channels: channels, seconds: 0.2, into: directory)
         let header = try #require(ADTSFrameScanner.scan([UInt8](try Data(contentsOf: url))).frames.first).header
@@ -70,13 +71,13 @@ struct AudioSpecificConfigTests {
     }
 
     @Test("channel_configuration 0: the PCE from the first raw data block gives ffmpeg's esds config (2.1 layout)",
-          .enabled(if: Tools.runnable("ffmpeg", "ffprobe")))
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func programConfigElement() throws {
-        let directory = try Tools.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("pce.aac")
-        try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                                 "-af", "pan=2.1|c0=c0|c1=c0|c2=c0", "-t", "0.2", "-c:a", "aac", "-f", "adts", url.path])
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                                        "-af", "pan=2.1|c0=c0|c1=c0|c2=c0", "-t", "0.2", "-c:a", "aac", "-f", "adts", url.path])
         let frame = try #require(ADTSFrameScanner.scan([UInt8](try Data(contentsOf: url))).frames.first)
         #expect(frame.header.channelConfiguration == .definedInStream)
         var reader = BitReader(frame.payload)

@@ -1,29 +1,21 @@
+import Bitstream
 import Foundation
 import H264
+import TestSupport
 import Testing
 
 /// The avcC record against the ones MP4 writers produced.
 @Suite("AVCDecoderConfigurationRecord")
 struct AVCDecoderConfigurationRecordTests {
-    /// The payload of the first `avcC` box in an MP4 file (a test helper, not a demuxer: it finds
-    /// the four-character code and reads the 32-bit box size before it).
+    /// The payload of the first `avcC` box in an MP4 file.
     static func avcCPayload(in file: [UInt8]) throws -> [UInt8] {
-        let code: [UInt8] = Array("avcC".utf8)
-        var index = 4
-        while index + 4 <= file.count {
-            if Array(file[index..<(index + 4)]) == code {
-                let size = file[(index - 4)..<index].reduce(0) { $0 << 8 | Int($1) }
-                try #require(size >= 8 && index - 4 + size <= file.count)
-                return Array(file[(index + 4)..<(index - 4 + size)])
-            }
-            index += 1
-        }
-        throw H264TestSupport.ToolFailure(description: "no avcC box")
+        guard let payload = MP4Boxes.payloads(of: "avcC", in: file).first else { throw TestFailure("no avcC box") }
+        return payload
     }
 
     @Test("sample.mp4 (x264 via an older muxer, no High extension): parse and build byte-identical")
     func sampleMP4() throws {
-        let payload = try Self.avcCPayload(in: try H264TestSupport.mediaBytes("encoded/sample.mp4"))
+        let payload = try Self.avcCPayload(in: try MediaFiles.bytes("encoded/sample.mp4"))
         let record = try AVCDecoderConfigurationRecord(bytes: payload)
         #expect(record.bytes() == payload)
         #expect(record.nalUnitLength == 4)
@@ -39,19 +31,20 @@ struct AVCDecoderConfigurationRecordTests {
     }
 
     @Test("the avcC ffmpeg writes equals the one built from the stream's SPS and PPS",
-          .enabled(if: H264TestSupport.toolsRunnable("ffmpeg")),
+          .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: ["encoded/cars_320x240.h264", "h264-conformance/jvt-avc-v1/BA_MW_D.264",
                       "h264-conformance/jvt-frext/PPH10I1_Panasonic_A.264"])
     func ffmpegAvcC(path: String) throws {
-        let directory = try H264TestSupport.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         let mp4 = directory.appendingPathComponent("out.mp4").path
-        try H264TestSupport.run("ffmpeg", ["-v", "error", "-y", "-i", H264TestSupport.mediaRoot.appendingPathComponent(path).path,
-                                           "-frames:v", "2", "-c", "copy", mp4])
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", MediaFiles.url(path).path,
+                                          "-frames:v", "2", "-c", "copy", mp4])
         let payload = try Self.avcCPayload(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4))))
         let record = try AVCDecoderConfigurationRecord(bytes: payload)
         #expect(record.bytes() == payload)
 
-        let nals = H264TestSupport.nalUnits(in: try H264TestSupport.mediaBytes(path))
+        let stream = try MediaFiles.bytes(path)
+        let nals = AnnexB.nalUnitRanges(in: stream).map { stream[$0] }
         let sps = nals.filter { H264NALUnitType(headerByte: $0.first ?? 0) == .sequenceParameterSet }.map { Array($0) }
         let pps = nals.filter { H264NALUnitType(headerByte: $0.first ?? 0) == .pictureParameterSet }.map { Array($0) }
         let built = try AVCDecoderConfigurationRecord(sequenceParameterSets: [try #require(sps.first)],
@@ -74,7 +67,7 @@ struct AVCDecoderConfigurationRecordTests {
 
     @Test("malformed records are errors naming the field")
     func malformed() throws {
-        let payload = try Self.avcCPayload(in: try H264TestSupport.mediaBytes("encoded/sample.mp4"))
+        let payload = try Self.avcCPayload(in: try MediaFiles.bytes("encoded/sample.mp4"))
         var badLength = payload
         badLength[4] = 0xFE  // lengthSizeMinusOne = 2
         #expect(throws: H264Error.decoderConfigurationRecord(field: "lengthSizeMinusOne", byteOffset: 4,

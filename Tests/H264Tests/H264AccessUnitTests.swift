@@ -1,16 +1,17 @@
 import Foundation
 import H264
+import TestSupport
 import Testing
 
 /// Access units and picture order counts against ffmpeg's decoder.
-@Suite("Access units and picture order", .enabled(if: H264TestSupport.toolsRunnable("ffprobe")))
+@Suite("Access units and picture order", .enabled(if: ExternalTool.isRunnable("ffprobe")))
 struct H264AccessUnitTests {
     /// Checks that sorting the pictures by picture order count gives the order in which ffmpeg's
     /// decoder outputs them (its `coded_picture_number` lists the decoding index of each output frame).
     static func expectDisplayOrderMatchesFFprobe(units: [DetectedAccessUnit], path: String) throws {
-        let output = try H264TestSupport.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                         "frame=coded_picture_number", "-of", "csv=p=0", path])
-        let decodedOrder = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline)
+        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                        "frame=coded_picture_number", "-of", "csv=p=0", path])
+        let decodedOrder = output.text.split(whereSeparator: \.isNewline)
             .compactMap { Int($0.split(separator: ",").first ?? "") }
         let pictures = units.compactMap(\.picture)
         #expect(pictures.allSatisfy { $0.structure == .frame }, "frame-coded stream expected")
@@ -27,8 +28,8 @@ struct H264AccessUnitTests {
         "h264-conformance/jvt-avc-v1/MR2_MW_A.264",                    // POC type 0 with MMCOs
     ])
     func displayOrder(path: String) throws {
-        let units = try H264TestSupport.accessUnits(in: try H264TestSupport.mediaBytes(path))
-        try Self.expectDisplayOrderMatchesFFprobe(units: units, path: H264TestSupport.mediaRoot.appendingPathComponent(path).path)
+        let units = try H264TestSupport.accessUnits(in: try MediaFiles.bytes(path))
+        try Self.expectDisplayOrderMatchesFFprobe(units: units, path: MediaFiles.url(path).path)
     }
 
     @Test("field-coded streams: field pairs make ffmpeg's frames, in ffmpeg's output order", arguments: [
@@ -37,7 +38,7 @@ struct H264AccessUnitTests {
         "h264-conformance/jvt-frext/FRExt4_Panasonic.avc",
     ])
     func fieldPairs(path: String) throws {
-        let units = try H264TestSupport.accessUnits(in: try H264TestSupport.mediaBytes(path))
+        let units = try H264TestSupport.accessUnits(in: try MediaFiles.bytes(path))
         let pictures = units.compactMap(\.picture)
         #expect(pictures.count == units.count)
         #expect(pictures.contains { $0.structure.isField })
@@ -62,10 +63,10 @@ struct H264AccessUnitTests {
             frames.append((count, picture.resetsPictureOrder))
             index += 1
         }
-        let file = H264TestSupport.mediaRoot.appendingPathComponent(path).path
-        let output = try H264TestSupport.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                         "frame=coded_picture_number", "-of", "csv=p=0", file])
-        let decodedOrder = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline)
+        let file = MediaFiles.url(path).path
+        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                        "frame=coded_picture_number", "-of", "csv=p=0", file])
+        let decodedOrder = output.text.split(whereSeparator: \.isNewline)
             .compactMap { Int($0.split(separator: ",").first ?? "") }
         #expect(frames.count == decodedOrder.count, "\(path): frames")
         #expect(H264TestSupport.displayOrder(of: frames) == decodedOrder, "\(path): display order")

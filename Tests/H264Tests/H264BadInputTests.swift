@@ -1,5 +1,6 @@
 import Bitstream
 import H264
+import TestSupport
 import Testing
 
 /// Malformed input gets a typed error that names the field and where it is.
@@ -7,8 +8,8 @@ import Testing
 struct H264BadInputTests {
     /// The SPS of the JVT conformance stream BA_MW_D (Constrained Baseline, level 1, 176x144).
     static func conformanceSPS() throws -> [UInt8] {
-        let stream = try H264TestSupport.mediaBytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
-        return Array(try #require(H264TestSupport.nalUnits(in: stream).first { H264NALUnitType(headerByte: $0.first ?? 0) == .sequenceParameterSet }))
+        let stream = try MediaFiles.bytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
+        return Array(try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first { H264NALUnitType(headerByte: $0.first ?? 0) == .sequenceParameterSet }))
     }
 
     static func syntaxField(_ error: any Error) -> String? {
@@ -118,9 +119,9 @@ struct H264BadInputTests {
 
     @Test("random bytes never trap: every failure is a typed H264Error with a description")
     func randomBytes() throws {
-        let stream = try H264TestSupport.mediaBytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
+        let stream = try MediaFiles.bytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
         var sets = H264ParameterSets()
-        for nal in H264TestSupport.nalUnits(in: stream).prefix(2) { try sets.process(nalUnit: nal) }
+        for nal in AnnexB.nalUnitRanges(in: stream).map({ stream[$0] }).prefix(2) { try sets.process(nalUnit: nal) }
         var generator = SplitMix64(seed: 0x5EED_2640)
         let types: [UInt8] = [0x67, 0x68, 0x65, 0x41, 0x06, 0x09, 0x01, 0x62]
         var failures = 0

@@ -1,4 +1,6 @@
+import Bitstream
 import H264
+import TestSupport
 import Testing
 
 /// The conformance streams against ffprobe: picture size, profile and level of the SPS, and the
@@ -6,13 +8,13 @@ import Testing
 @Suite("Media streams against ffprobe")
 struct H264FFprobeOracleTests {
     @Test("size, profile, level and access-unit count match ffprobe",
-          .enabled(if: H264TestSupport.toolsRunnable("ffprobe")),
-          arguments: H264TestSupport.mediaStreams)
+          .enabled(if: ExternalTool.isRunnable("ffprobe")),
+          arguments: MediaFiles.h264Streams)
     func matchesFFprobe(path: String) throws {
-        let stream = try H264TestSupport.mediaBytes(path)
-        let probed = try H264TestSupport.probe(H264TestSupport.mediaRoot.appendingPathComponent(path).path, countPackets: true)
+        let stream = try MediaFiles.bytes(path)
+        let probed = try H264TestSupport.probe(MediaFiles.url(path).path, countPackets: true)
 
-        let firstSPS = try #require(H264TestSupport.nalUnits(in: stream).first {
+        let firstSPS = try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first {
             $0.first.map { H264NALUnitType(headerByte: $0) } == .sequenceParameterSet
         })
         let sps = try H264SequenceParameterSet(nalUnit: firstSPS)

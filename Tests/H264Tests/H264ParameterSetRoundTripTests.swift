@@ -1,17 +1,18 @@
 import Bitstream
 import H264
+import TestSupport
 import Testing
 
 /// Parse → write must give back the exact bytes of every SPS and PPS of the shared media.
 @Suite("SPS/PPS round trip")
 struct H264ParameterSetRoundTripTests {
-    @Test("every SPS and PPS of a media stream writes back byte-identical", arguments: H264TestSupport.mediaStreams)
+    @Test("every SPS and PPS of a media stream writes back byte-identical", arguments: MediaFiles.h264Streams)
     func roundTrip(path: String) throws {
-        let stream = try H264TestSupport.mediaBytes(path)
+        let stream = try MediaFiles.bytes(path)
         var sets = H264ParameterSets()
         var spsCount = 0
         var ppsCount = 0
-        for nal in H264TestSupport.nalUnits(in: stream) {
+        for nal in AnnexB.nalUnitRanges(in: stream).map({ stream[$0] }) {
             let header = try H264NALUnitHeader(parsing: nal)
             switch header.nalUnitType {
             case .sequenceParameterSet:

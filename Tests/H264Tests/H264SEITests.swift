@@ -1,23 +1,24 @@
 import Bitstream
 import Foundation
 import H264
+import TestSupport
 import Testing
 
 /// SEI messages, recovery points and access unit delimiters in streams x264 writes.
-@Suite("SEI and access unit delimiters", .enabled(if: H264TestSupport.toolsRunnable("x264")))
+@Suite("SEI and access unit delimiters", .enabled(if: ExternalTool.isRunnable("x264")))
 struct H264SEITests {
-    static let foreman = H264TestSupport.mediaRoot.appendingPathComponent("sequences/foreman_qcif8.y4m").path
+    static let foreman = MediaFiles.url("sequences/foreman_qcif8.y4m").path
 
     @Test("x264's user_data_unregistered SEI names the x264 build that `x264 --version` reports")
     func userDataUnregistered() throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "ultrafast"], y4m: Self.foreman)
-        let sei = try #require(H264TestSupport.nalUnits(in: stream).first { H264NALUnitType(headerByte: $0.first ?? 0) == .supplementalEnhancementInformation })
+        let sei = try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first { H264NALUnitType(headerByte: $0.first ?? 0) == .supplementalEnhancementInformation })
         let messages = try H264SEIMessage.messages(inNALUnit: sei)
         let message = try #require(messages.first)
         #expect(message.payloadType == .userDataUnregistered)
         #expect(message.payloadType.name == "user_data_unregistered")
         // "x264 0.164.3095 baee400" → the SEI text starts "x264 - core 164 r3095 baee400".
-        let version = String(decoding: try H264TestSupport.run("x264", ["--version"]), as: UTF8.self)
+        let version = try ExternalTool.check("x264", ["--version"]).text
         let parts = (version.split(whereSeparator: \.isNewline).first ?? "").split(separator: " ")
         let numbers = parts.count > 1 ? parts[1].split(separator: ".") : []
         try #require(numbers.count == 3 && parts.count > 2)
@@ -34,7 +35,7 @@ struct H264SEITests {
         let (stream, _) = try H264TestSupport.x264(["--preset", "veryfast", "--open-gop", "--keyint", "4", "--bframes", "2"],
                                                    y4m: Self.foreman)
         var points: [H264RecoveryPoint] = []
-        for nal in H264TestSupport.nalUnits(in: stream) where H264NALUnitType(headerByte: nal.first ?? 0) == .supplementalEnhancementInformation {
+        for nal in AnnexB.nalUnitRanges(in: stream).map({ stream[$0] }) where H264NALUnitType(headerByte: nal.first ?? 0) == .supplementalEnhancementInformation {
             for message in try H264SEIMessage.messages(inNALUnit: nal) where message.payloadType == .recoveryPoint {
                 let point = try H264RecoveryPoint(payload: message.payload)
                 #expect(point.payload() == message.payload)

@@ -1,18 +1,19 @@
 import Bitstream
 import H264
+import TestSupport
 import Testing
 
 /// Slice headers: every slice of the shared media parses, and writing the header back gives the
 /// exact bits it was read from.
 @Suite("Slice headers")
 struct H264SliceHeaderTests {
-    @Test("every slice header writes back bit-identical", arguments: H264TestSupport.mediaStreams)
+    @Test("every slice header writes back bit-identical", arguments: MediaFiles.h264Streams)
     func roundTrip(path: String) throws {
-        let stream = try H264TestSupport.mediaBytes(path)
+        let stream = try MediaFiles.bytes(path)
         var sets = H264ParameterSets()
         var slices = 0
         var mismatches: [String] = []
-        for nal in H264TestSupport.nalUnits(in: stream) {
+        for nal in AnnexB.nalUnitRanges(in: stream).map({ stream[$0] }) {
             let header = try H264NALUnitHeader(parsing: nal)
             switch header.nalUnitType {
             case .sequenceParameterSet, .pictureParameterSet:
@@ -52,8 +53,8 @@ struct H264SliceHeaderTests {
 
     @Test("a slice whose PPS was never received is an error naming the id")
     func unknownPictureParameterSet() throws {
-        let stream = try H264TestSupport.mediaBytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
-        let slice = try #require(H264TestSupport.nalUnits(in: stream).first { $0.first.map { $0 & 0x1F == 5 } ?? false })
+        let stream = try MediaFiles.bytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
+        let slice = try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first { $0.first.map { $0 & 0x1F == 5 } ?? false })
         #expect(throws: H264Error.unknownPictureParameterSet(id: 0, referencedBy: .idrSlice)) {
             try H264SliceHeader(nalUnit: slice, parameterSets: H264ParameterSets())
         }

@@ -1,12 +1,14 @@
+import Bitstream
 import Foundation
 import H264
+import TestSupport
 import Testing
 
 /// Streams the x264 command-line encoder generates, checked against ffprobe.
-@Suite("x264-generated streams", .enabled(if: H264TestSupport.toolsRunnable("x264", "ffmpeg", "ffprobe")))
+@Suite("x264-generated streams", .enabled(if: ExternalTool.isRunnable("x264", "ffmpeg", "ffprobe")))
 struct H264X264Tests {
     /// A short real-content source (8 frames of Foreman, QCIF).
-    static let foreman = H264TestSupport.mediaRoot.appendingPathComponent("sequences/foreman_qcif8.y4m").path
+    static let foreman = MediaFiles.url("sequences/foreman_qcif8.y4m").path
 
     /// Parses every SPS/PPS and slice header, checks write-back and ffprobe agreement, and returns
     /// the access units.
@@ -14,7 +16,7 @@ struct H264X264Tests {
     static func check(_ stream: [UInt8], path: String, frames: Int, countFrames: Bool = false) throws -> (H264SequenceParameterSet, [DetectedAccessUnit]) {
         var sps: H264SequenceParameterSet?
         var sets = H264ParameterSets()
-        for nal in H264TestSupport.nalUnits(in: stream) {
+        for nal in AnnexB.nalUnitRanges(in: stream).map({ stream[$0] }) {
             switch H264NALUnitType(headerByte: nal.first ?? 0) {
             case .sequenceParameterSet:
                 let parsed = try H264SequenceParameterSet(nalUnit: nal)
@@ -126,7 +128,7 @@ struct H264X264Tests {
     func rewrittenSPS() throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "ultrafast"], y4m: Self.foreman)
         var rewritten: [UInt8] = []
-        for nal in H264TestSupport.nalUnits(in: stream) {
+        for nal in AnnexB.nalUnitRanges(in: stream).map({ stream[$0] }) {
             var unit = Array(nal)
             if H264NALUnitType(headerByte: unit.first ?? 0) == .sequenceParameterSet {
                 var sps = try H264SequenceParameterSet(nalUnit: unit)
@@ -140,7 +142,7 @@ struct H264X264Tests {
             }
             rewritten += [0, 0, 0, 1] + unit
         }
-        let directory = try H264TestSupport.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         let path = directory.appendingPathComponent("rewritten.264").path
         try Data(rewritten).write(to: URL(fileURLWithPath: path))
         let probed = try H264TestSupport.probe(path, countFrames: true)

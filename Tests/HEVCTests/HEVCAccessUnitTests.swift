@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import Bitstream
 import HEVC
+import TestSupport
 
 /// Access units (§7.4.2.4.4), slice headers (§7.3.6.1) and picture order counts (§8.3.1) against
 /// ffmpeg: its HEVC parser cuts the stream into one packet per access unit, and ffprobe reports
 /// frame counts and picture types in output order.
-@Suite(.enabled(if: Oracle.toolsRunnable && Oracle.mediaRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe") && Oracle.mediaRunnable))
 struct HEVCAccessUnitTests {
     /// A coded picture as we see it: the NAL units of its access unit and its first slice header.
     struct Picture {
@@ -82,7 +83,8 @@ struct HEVCAccessUnitTests {
 
     @Test("a slice names a PPS that was never sent: the error names the id")
     func unknownParameterSets() throws {
-        let units = try Oracle.nalUnits(of: try Streams.generated("x265-bframes").path)
+        let bytes = try Streams.generated("x265-bframes").bytes()
+        let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
         let slice = try #require(units.first { $0[0] >> 1 == 20 })   // IDR_N_LP
         #expect(throws: HEVCError.unknownPictureParameterSet(id: 0)) {
             try HEVCSliceSegmentHeader(nalUnit: slice, parameterSets: HEVCParameterSets())

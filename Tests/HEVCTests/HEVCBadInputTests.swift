@@ -2,13 +2,15 @@ import Foundation
 import Testing
 import Bitstream
 import HEVC
+import TestSupport
 
 /// Malformed input gets a typed error that names the field (never a trap).
 struct HEVCBadInputTests {
     /// The first SPS of the x265 B-frame stream.
     static func realSPS() throws -> [UInt8] {
-        let units = try Oracle.nalUnits(of: try Streams.generated("x265-bframes").path)
-        guard let sps = units.first(where: { $0[0] >> 1 == 33 }) else { throw Oracle.ToolFailure(description: "no SPS") }
+        let bytes = try Streams.generated("x265-bframes").bytes()
+        let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
+        guard let sps = units.first(where: { $0[0] >> 1 == 33 }) else { throw TestFailure("no SPS") }
         return sps
     }
 
@@ -18,7 +20,7 @@ struct HEVCBadInputTests {
         return nil
     }
 
-    @Test("a truncated SPS names the field where the data ends", .enabled(if: Oracle.toolsRunnable))
+    @Test("a truncated SPS names the field where the data ends", .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func truncatedSPS() throws {
         let sps = try Self.realSPS()
         var fields = Set<String>()
@@ -53,7 +55,7 @@ struct HEVCBadInputTests {
     }
 
     @Test("a width of 2^20 luma samples is rejected (larger than any level of Table A.8 allows)",
-          .enabled(if: Oracle.toolsRunnable))
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func absurdWidth() throws {
         var sps = try HEVCSequenceParameterSet(nalUnit: try Self.realSPS())
         sps.picWidthInLumaSamples = 1 << 20
@@ -90,10 +92,11 @@ struct HEVCBadInputTests {
     }
 
     @Test("x265's out-of-range scaling_list_pred_matrix_id_delta is rejected, as ffmpeg rejects it",
-          .enabled(if: Oracle.toolsRunnable))
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func invalidScalingListFromX265() throws {
         let stream = try Streams.generated(Streams.invalidScalingListRecipe.name)
-        let sps = try #require(try Oracle.nalUnits(of: stream.path).first { $0[0] >> 1 == 33 })
+        let bytes = try stream.bytes()
+        let sps = try #require(AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }.first { $0[0] >> 1 == 33 })
         do {
             _ = try HEVCSequenceParameterSet(nalUnit: sps)
             Issue.record("the SPS was accepted")

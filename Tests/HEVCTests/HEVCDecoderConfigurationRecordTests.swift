@@ -2,19 +2,20 @@ import Foundation
 import Testing
 import Bitstream
 import HEVC
+import TestSupport
 
 /// hvcC (ISO/IEC 14496-15 §8.3.3.1) against the records ffmpeg's MP4 muxer writes.
-@Suite(.enabled(if: Oracle.toolsRunnable && Oracle.mediaRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe") && Oracle.mediaRunnable))
 struct HEVCDecoderConfigurationRecordTests {
     /// Remuxes a stream into MP4 with ffmpeg and returns the payload of its hvcC box.
     static func ffmpegRecord(for file: String, tag: String) throws -> [UInt8] {
-        let directory = try Oracle.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mp4 = directory.appendingPathComponent("out.mp4").path
-        try Oracle.run("ffmpeg", ["-v", "error", "-y", "-i", file, "-c", "copy", "-tag:v", tag, mp4])
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", file, "-c", "copy", "-tag:v", tag, mp4])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4)))
-        guard let record = Oracle.boxPayloads("hvcC", in: bytes).first else {
-            throw Oracle.ToolFailure(description: "no hvcC box in \(mp4)")
+        guard let record = MP4Boxes.payloads(of: "hvcC", in: bytes).first else {
+            throw TestFailure("no hvcC box in \(mp4)")
         }
         return record
     }

@@ -2,23 +2,25 @@ import Foundation
 import Testing
 import Bitstream
 import HEVC
+import TestSupport
 
 /// Parameter sets of real streams: parse → write is byte-identical, and what we read equals what
 /// ffprobe reports and what ffmpeg's own parser (`trace_headers`) reads field by field.
-@Suite(.enabled(if: Oracle.toolsRunnable && Oracle.mediaRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe") && Oracle.mediaRunnable))
 struct HEVCParameterSetTests {
     static let streamNames = Streams.media + Streams.recipes.map(\.name)
 
     static func stream(named name: String) throws -> TestStream {
         if Streams.media.contains(name) {
-            return TestStream(name: name, path: Oracle.mediaRoot.appendingPathComponent(name).path)
+            return TestStream(name: name, path: MediaFiles.url(name).path)
         }
         return try Streams.generated(name)
     }
 
     @Test("every VPS, SPS and PPS round-trips byte for byte", arguments: streamNames)
     func roundTrip(name: String) throws {
-        let units = try Oracle.nalUnits(of: try Self.stream(named: name).path)
+        let bytes = try Self.stream(named: name).bytes()
+        let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
         var counts = [HEVCNALUnitType: Int]()
         for unit in units {
             let header = try HEVCNALUnitHeader(parsing: unit)
@@ -48,7 +50,8 @@ struct HEVCParameterSetTests {
     @Test("size, profile, level and frame rate equal ffprobe's", arguments: streamNames)
     func matchesFFprobe(name: String) throws {
         let stream = try Self.stream(named: name)
-        let sps = try #require(try Oracle.nalUnits(of: stream.path).first { $0.count > 1 && $0[0] >> 1 == 33 })
+        let bytes = try stream.bytes()
+        let sps = try #require(AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }.first { $0.count > 1 && $0[0] >> 1 == 33 })
         let parsed = try HEVCSequenceParameterSet(nalUnit: sps)
         let probe = try Oracle.videoStream(of: stream.path)
         #expect(parsed.width == probe["width"] as? Int)
@@ -67,7 +70,8 @@ struct HEVCParameterSetTests {
     func matchesTraceHeaders(name: String) throws {
         let stream = try Self.stream(named: name)
         let blocks = try TraceHeaders.parameterSetBlocks(of: stream.path)
-        let ours = try Oracle.nalUnits(of: stream.path).filter { $0.count > 1 && (32...34).contains($0[0] >> 1) }
+        let bytes = try stream.bytes()
+        let ours = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }.filter { $0.count > 1 && (32...34).contains($0[0] >> 1) }
         #expect(blocks.count == ours.count)
         for (unit, block) in zip(ours, blocks) {
             let expected: [(String, [Int])]
@@ -84,7 +88,8 @@ struct HEVCParameterSetTests {
 
     @Test("the scaling-list stream carries custom SPS lists")
     func customScalingLists() throws {
-        let units = try Oracle.nalUnits(of: try Streams.generated("x265-scaling-lists").path)
+        let bytes = try Streams.generated("x265-scaling-lists").bytes()
+        let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
         let sps = try HEVCSequenceParameterSet(nalUnit: try #require(units.first { $0[0] >> 1 == 33 }))
         let lists = try #require(sps.scalingListData?.lists)
         #expect(lists.count == 20)
@@ -145,23 +150,9 @@ enum TraceHeaders {
         return blocks
     }
 
-    /// Runs ffmpeg and returns standard error (where the trace goes).
+    /// Runs ffmpeg and returns standard error (where the trace goes), whatever its exit status.
     static func traceText(_ arguments: [String]) throws -> String {
-        guard let ffmpeg = Oracle.path(of: "ffmpeg") else { throw Oracle.ToolFailure(description: "ffmpeg is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = arguments
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("hevc-trace-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errURL) }
-        let handle = try FileHandle(forWritingTo: errURL)
-        process.standardError = handle
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        try ExternalTool.run("ffmpeg", arguments).standardError
     }
 
     static func int(_ flag: Bool) -> Int { flag ? 1 : 0 }

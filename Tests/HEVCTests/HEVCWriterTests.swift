@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import Bitstream
 import HEVC
+import TestSupport
 
 /// Writing: parameter sets built in Swift with the features the real streams lack (sub-layers,
 /// layer sets, VPS timing with two HRD entries, sub-picture HRD, PCM, long-term pictures, inter RPS
 /// prediction, every VUI group, explicit tiles, deblocking control, range extensions, raw extension
 /// bits) are read back by ffmpeg's own parser (`trace_headers`) with the values we wrote.
-@Suite(.enabled(if: Oracle.toolsRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct HEVCWriterTests {
     static func profileTierLevel() -> HEVCProfileTierLevel {
         // Format range extensions profile (4), compatible with 4; constraint flags: progressive,
@@ -195,7 +196,7 @@ struct HEVCWriterTests {
             #expect(predicted.positivePictures.isEmpty)
         }
 
-        let directory = try Oracle.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("ps.h265")
         let stream = [vps.nalUnit(), sps.nalUnit(), pps.nalUnit()].flatMap { AnnexB.startCode + $0 }
@@ -291,7 +292,7 @@ struct HEVCWriterTests {
         #expect(try HEVCSequenceParameterSet(nalUnit: sps.nalUnit()) == sps)
         #expect(try HEVCPictureParameterSet(nalUnit: pps.nalUnit()) == pps)
         try pps.validate(against: sps)
-        let directory = try Oracle.temporaryDirectory()
+        let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("defaults.h265")
         try Data([vps.nalUnit(), sps.nalUnit(), pps.nalUnit()].flatMap { AnnexB.startCode + $0 }).write(to: file)
