@@ -27,6 +27,14 @@ do {
     case "record":
         if rest.contains("--help") { print(RecordCommand.usage); exit(0) }
         exit(try await RecordCommand(rest).run())
+    case "encode":
+        if rest.contains("--help") { print(EncodeCommand.usage); exit(0) }
+        exit(try await EncodeCommand(rest).run())
+    case "decode":
+        if rest.contains("--help") { print(DecodeCommand.usage); exit(0) }
+        exit(try DecodeCommand(rest).run())
+    case "engines":
+        exit(EnginesCommand().run())
     case "help", "--help", "-h":
         print(usage)
     default:
