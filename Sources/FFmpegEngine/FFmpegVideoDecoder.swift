@@ -55,6 +55,13 @@ final class FFmpegVideoDecoder: VideoDecoder {
         context.pointee.flags |= streamkit_codec_flag_unaligned()
         context.pointee.thread_count = 0
         context.pointee.thread_type = streamkit_thread_slice()
+        if format.codec == .h264 {
+            // Without VUI bitstream_restriction the decoder cannot know how far pictures are reordered; in
+            // its default mode it guesses low and drops pictures that turn out late. Strict compliance makes
+            // it assume the largest reorder depth (as ITU-T H.264 C.4.5.3 bumping does), so every picture
+            // comes out, in order — what `ffmpeg -i` achieves by probing the stream first.
+            context.pointee.strict_std_compliance = 1  // FF_COMPLIANCE_STRICT
+        }
         try FFmpegStatus.check(avcodec_open2(context, codec, nil), "avcodec_open2(\(format.codec.rawValue) decoder)")
     }
 
