@@ -9,7 +9,8 @@ import HEVC
 ///
 /// The whole input is read as an Annex B stream by both analysers and as ADTS; its NAL units are fed to
 /// every parameter-set parser of both codecs (and what parses is written back and parsed again); the
-/// input is also read as an avcC, an hvcC and an AudioSpecificConfig, and as AVCC with each length size.
+/// input is also read as an avcC, an hvcC and an AudioSpecificConfig, as AVCC with each length size, and as a
+/// Y4M, WAV and raw-video file.
 public enum FuzzTargets {
     /// Feeds `input` to every parser.
     /// - Parameter input: arbitrary bytes.
@@ -20,6 +21,20 @@ public enum FuzzTargets {
         hevc(bytes)
         aac(bytes)
         analysers(bytes)
+        fileReaders(bytes)
+    }
+
+    /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.
+    static func fileReaders(_ bytes: [UInt8]) {
+        if var y4m = try? Y4MReader(data: bytes) {
+            while (try? y4m.nextFrame()) != nil {}
+        }
+        if var wav = try? WAVReader(data: bytes) {
+            while (try? wav.read(maxFrameCount: 512)) != nil {}
+        }
+        if var raw = try? RawVideoReader(data: bytes, width: 16, height: 8, format: .nv12) {
+            while (try? raw.nextFrame()) != nil {}
+        }
     }
 
     /// Annex B (whole and chunked), AVCC with every length size, emulation prevention, Exp-Golomb.
