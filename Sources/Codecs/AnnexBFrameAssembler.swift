@@ -46,7 +46,8 @@ public struct AnnexBFrameAssembler: Sendable {
     private var frameIndex: Int64 = 0
     private var parameterSets: [Int: [UInt8]] = [:]  // latest VPS (32) / SPS / PPS by NAL type
     private var format: FormatDescription?
-    private var frameDuration = MediaTime(value: 3600, timescale: 90_000)
+    /// The duration of one frame: from the SPS VUI timing once known, else 1/25 s.
+    public private(set) var frameDuration = MediaTime(value: 3600, timescale: 90_000)
 
     /// Creates an assembler.
     /// - Parameter codec: ``CodecType/h264`` or ``CodecType/hevc``.
@@ -96,6 +97,12 @@ public struct AnnexBFrameAssembler: Sendable {
                 if type == .sequenceParameterSet || type == .pictureParameterSet { parameterSetType = Int(type.rawValue) }
             }
         } catch {
+            if !started {
+                // Joining a running stream: slices whose parameter sets have not arrived yet are not
+                // malformed, they are what comes before the first key frame.
+                if isVCL(unit) && startsPicture(unit) { skippedBeforeKey += 1 }
+                return
+            }
             skips.append(.unreadableNALUnit(index: nalIndex, message: "\(error)"))
             return
         }
@@ -124,6 +131,12 @@ public struct AnnexBFrameAssembler: Sendable {
         frames.append(EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration,
                                    format: description))
         frameIndex += 1
+    }
+
+    /// Whether a slice is the first of its picture (`first_mb_in_slice` = 0 / `first_slice_segment_in_pic_flag`).
+    private func startsPicture(_ unit: [UInt8]) -> Bool {
+        let offset = codec == .hevc ? 2 : 1
+        return unit.count > offset && unit[offset] & 0x80 != 0
     }
 
     private func isVCL(_ unit: [UInt8]) -> Bool {

@@ -22,6 +22,7 @@ public final class DecompressionSession: Sendable {
         var format: FormatDescription?
         var engineName: String?
         var closed = false
+        var outputIndex: Int64 = 0
     }
 
     private let registry: CodecEngineRegistry
@@ -101,7 +102,7 @@ public final class DecompressionSession: Sendable {
         let pictures = try state.withLock { (state: inout State) throws(CodecError) -> [DecodedPicture] in
             guard state.assembler != nil else { throw CodecError.inputMismatch("this session decodes EncodedFrames, not Annex B bytes") }
             let frames = state.assembler?.append(chunk) ?? []
-            return try decode(frames, state: &state)
+            return stamp(try decode(frames, state: &state), state: &state)
         }
         deliver(pictures)
         return pictures
@@ -117,7 +118,7 @@ public final class DecompressionSession: Sendable {
             var pictures: [DecodedPicture] = []
             if let frames = state.assembler?.finish() { pictures = try decode(frames, state: &state) }
             if let decoder = state.decoder { pictures += try decoder.flush() }
-            return pictures
+            return stamp(pictures, state: &state)
         }
         deliver(pictures)
         return pictures
@@ -150,6 +151,17 @@ public final class DecompressionSession: Sendable {
             if let decoder = state.decoder { pictures += try decoder.decode(frame) }
         }
         return pictures
+    }
+
+    /// Annex B carries no time: pictures of an Annex B session are stamped in display (output) order,
+    /// one frame duration apart. Sessions fed ``EncodedFrame``s keep the frames' own times.
+    private func stamp(_ pictures: [DecodedPicture], state: inout State) -> [DecodedPicture] {
+        guard let assembler = state.assembler else { return pictures }
+        let step = assembler.frameDuration
+        return pictures.map { picture in
+            defer { state.outputIndex += 1 }
+            return DecodedPicture(picture: picture.picture, pts: MediaTime(value: state.outputIndex * step.value, timescale: step.timescale))
+        }
     }
 
     private func deliver(_ pictures: [DecodedPicture]) {
