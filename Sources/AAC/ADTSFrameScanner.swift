@@ -243,7 +243,14 @@ public struct ADTSFrameScanner: Sendable {
         let lookahead = 4
         let available = buffer.count - next
         if available <= 0 { return atEnd ? .confirmed : .needMoreData }
-        if case .tag = probeTag(at: next, atEnd: true), available >= 10 { return .confirmed }
+        // Probe with the real `atEnd`: a cut inside the tag's 10-byte header ("ID3" and fewer than 7 more
+        // bytes) must wait for the rest, not fall through to the header comparison and be rejected
+        // where the whole buffer would have confirmed it.
+        switch probeTag(at: next, atEnd: atEnd) {
+        case .tag: return .confirmed
+        case .needMoreData: return .needMoreData
+        case .none: break
+        }
         if available < lookahead { return atEnd ? .confirmed : .needMoreData }
         let start = next - header.frameLength
         let same = buffer[next] == 0xFF
