@@ -23,6 +23,7 @@ static inline int streamkit_codec_flag_unaligned(void) { return AV_CODEC_FLAG_UN
 static inline int streamkit_codec_cap_small_last_frame(void) { return AV_CODEC_CAP_SMALL_LAST_FRAME; }
 static inline int streamkit_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int streamkit_thread_slice(void) { return FF_THREAD_SLICE; }
+static inline int streamkit_thread_frame_and_slice(void) { return FF_THREAD_FRAME | FF_THREAD_SLICE; }
 static inline int streamkit_input_buffer_padding_size(void) { return AV_INPUT_BUFFER_PADDING_SIZE; }
 static inline int streamkit_profile_h264_constrained_baseline(void) { return FF_PROFILE_H264_CONSTRAINED_BASELINE; }
 static inline int streamkit_profile_h264_main(void) { return FF_PROFILE_H264_MAIN; }

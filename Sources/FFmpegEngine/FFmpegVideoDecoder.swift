@@ -54,7 +54,7 @@ final class FFmpegVideoDecoder: VideoDecoder {
         self.converted = converted
         context.pointee.flags |= streamkit_codec_flag_unaligned()
         context.pointee.thread_count = 0
-        context.pointee.thread_type = streamkit_thread_slice()
+        context.pointee.thread_type = streamkit_thread_frame_and_slice()
         if format.codec == .h264 {
             // Without VUI bitstream_restriction the decoder cannot know how far pictures are reordered; in
             // its default mode it guesses low and drops pictures that turn out late. Strict compliance makes
