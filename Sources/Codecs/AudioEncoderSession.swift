@@ -14,11 +14,12 @@ public final class AudioEncoderSession: Sendable {
     public let engineName: String
     /// The format of the frames produced (rate, channels, AudioSpecificConfig).
     public let format: AudioFormatDescription
-    /// Every frame, in order; finishes on ``close()``.
-    public let frames: AsyncStream<EncodedAudioFrame>
+    /// Every frame from the first time this is read, in order; finishes on ``close()``.
+    /// Read it before encoding (nothing is buffered for it until then).
+    public var frames: AsyncStream<EncodedAudioFrame> { outputStream.stream }
 
     private let encoder: Mutex<(any AudioEncoder)?>
-    private let continuation: AsyncStream<EncodedAudioFrame>.Continuation
+    private let outputStream = SessionOutputStream<EncodedAudioFrame>()
     private let handler: (@Sendable (EncodedAudioFrame) -> Void)?
 
     /// Creates a session.
@@ -36,7 +37,6 @@ public final class AudioEncoderSession: Sendable {
         self.engineName = engine.name
         self.format = encoder.format
         self.handler = outputHandler
-        (frames, continuation) = AsyncStream.makeStream(of: EncodedAudioFrame.self, bufferingPolicy: .unbounded)
         self.encoder = Mutex(encoder)
     }
 
@@ -77,17 +77,17 @@ public final class AudioEncoderSession: Sendable {
     public func close() -> [EncodedAudioFrame] {
         let frames = (try? flush()) ?? []
         encoder.withLock { $0 = nil }
-        continuation.finish()
+        outputStream.finish()
         return frames
     }
 
     deinit {
-        continuation.finish()
+        outputStream.finish()
     }
 
     private func deliver(_ frames: [EncodedAudioFrame]) {
         for frame in frames {
-            continuation.yield(frame)
+            outputStream.yield(frame)
             handler?(frame)
         }
     }

@@ -25,8 +25,9 @@ public final class CompressionSession: Sendable {
     public let engineName: String
     /// Whether that engine is hardware.
     public let isHardware: Bool
-    /// Every output of the session, in order; finishes on ``close()``.
-    public let outputs: AsyncStream<CompressionOutput>
+    /// Every output of the session from the first time this is read, in order; finishes on ``close()``.
+    /// Read it before encoding (nothing is buffered for it until then).
+    public var outputs: AsyncStream<CompressionOutput> { outputStream.stream }
 
     private struct State {
         var encoder: (any VideoEncoder)?
@@ -37,7 +38,7 @@ public final class CompressionSession: Sendable {
     }
 
     private let state: Mutex<State>
-    private let continuation: AsyncStream<CompressionOutput>.Continuation
+    private let outputStream = SessionOutputStream<CompressionOutput>()
     private let handler: (@Sendable (CompressionOutput) -> Void)?
 
     /// Creates a session (`VTCompressionSessionCreate`).
@@ -56,7 +57,6 @@ public final class CompressionSession: Sendable {
         self.engineName = engine.name
         self.isHardware = engine.isHardware
         self.handler = outputHandler
-        (outputs, continuation) = AsyncStream.makeStream(of: CompressionOutput.self, bufferingPolicy: .unbounded)
         state = Mutex(State(encoder: encoder))
     }
 
@@ -117,7 +117,7 @@ public final class CompressionSession: Sendable {
     public func close() -> [EncodedFrame] {
         let frames = (try? flush()) ?? []
         state.withLock { $0.encoder = nil }
-        continuation.finish()
+        outputStream.finish()
         return frames
     }
 
@@ -127,7 +127,7 @@ public final class CompressionSession: Sendable {
     }
 
     deinit {
-        continuation.finish()
+        outputStream.finish()
     }
 
     private func deliver(_ frames: [EncodedFrame]) {
@@ -135,7 +135,7 @@ public final class CompressionSession: Sendable {
     }
 
     private func report(_ output: CompressionOutput) {
-        continuation.yield(output)
+        outputStream.yield(output)
         handler?(output)
     }
 }

@@ -13,8 +13,9 @@ import Synchronization
 public final class DecompressionSession: Sendable {
     /// The layout of the pictures produced.
     public let outputFormat: PixelFormat
-    /// Every decoded picture, in display order; finishes on ``close()``.
-    public let pictures: AsyncStream<DecodedPicture>
+    /// Every decoded picture from the first time this is read, in display order; finishes on ``close()``.
+    /// Read it before decoding (nothing is buffered for it until then).
+    public var pictures: AsyncStream<DecodedPicture> { outputStream.stream }
 
     private struct State {
         var decoder: (any VideoDecoder)?
@@ -28,7 +29,7 @@ public final class DecompressionSession: Sendable {
     private let registry: CodecEngineRegistry
     private let requestedEngine: String?
     private let state: Mutex<State>
-    private let continuation: AsyncStream<DecodedPicture>.Continuation
+    private let outputStream = SessionOutputStream<DecodedPicture>()
     private let handler: (@Sendable (DecodedPicture) -> Void)?
 
     /// Creates a session for frames of a known format.
@@ -47,7 +48,6 @@ public final class DecompressionSession: Sendable {
         self.requestedEngine = engineName
         self.outputFormat = outputFormat
         self.handler = outputHandler
-        (pictures, continuation) = AsyncStream.makeStream(of: DecodedPicture.self, bufferingPolicy: .unbounded)
         state = Mutex(State(decoder: decoder, format: format, engineName: engine.name))
     }
 
@@ -67,7 +67,6 @@ public final class DecompressionSession: Sendable {
         self.requestedEngine = engineName
         self.outputFormat = outputFormat
         self.handler = outputHandler
-        (pictures, continuation) = AsyncStream.makeStream(of: DecodedPicture.self, bufferingPolicy: .unbounded)
         state = Mutex(State(assembler: AnnexBFrameAssembler(codec: codec)))
     }
 
@@ -130,12 +129,12 @@ public final class DecompressionSession: Sendable {
     public func close() -> [DecodedPicture] {
         let pictures = (try? flush()) ?? []
         state.withLock { $0.decoder = nil; $0.closed = true }
-        continuation.finish()
+        outputStream.finish()
         return pictures
     }
 
     deinit {
-        continuation.finish()
+        outputStream.finish()
     }
 
     private func decode(_ frames: [EncodedFrame], state: inout State) throws(CodecError) -> [DecodedPicture] {
@@ -166,7 +165,7 @@ public final class DecompressionSession: Sendable {
 
     private func deliver(_ pictures: [DecodedPicture]) {
         for picture in pictures {
-            continuation.yield(picture)
+            outputStream.yield(picture)
             handler?(picture)
         }
     }

@@ -30,6 +30,7 @@ struct SessionTests {
         let session = try CompressionSession(configuration: configuration, registry: registry) { output in
             if case let .frame(frame) = output { seen.withLock { $0.append(frame.pts) } }
         }
+        let outputs = session.outputs  // subscribe before encoding, as with VideoToolbox's callback
         var returned: [EncodedFrame] = []
         for index in 0..<25 {
             returned += try session.encode(picture(index), pts: MediaTime(value: Int64(index), timescale: 25),
@@ -38,7 +39,7 @@ struct SessionTests {
         returned += try session.flush()
         session.close()
         var streamed: [EncodedFrame] = []
-        for await output in session.outputs { if case let .frame(frame) = output { streamed.append(frame) } }
+        for await output in outputs { if case let .frame(frame) = output { streamed.append(frame) } }
         #expect(returned.count == 25)
         #expect(streamed == returned)
         #expect(seen.withLock { $0 } == returned.map(\.pts))
@@ -69,6 +70,7 @@ struct SessionTests {
     @Test func decompressionFromAnAnnexBStreamMatchesFFmpeg() async throws {
         let path = MediaFiles.url("encoded/cars_320x240.h264").path
         let session = try DecompressionSession(annexBStreamOf: .h264, registry: registry, outputFormat: .i420)
+        let stream = session.pictures
         let bytes = try MediaFiles.bytes("encoded/cars_320x240.h264")
         var pictures: [DecodedPicture] = []
         for start in stride(from: 0, to: bytes.count, by: 4096) {
@@ -77,7 +79,7 @@ struct SessionTests {
         pictures += try session.flush()
         session.close()
         var streamed = 0
-        for await _ in session.pictures { streamed += 1 }
+        for await _ in stream { streamed += 1 }
         #expect(streamed == pictures.count)
         let raw = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).standardOutput
         #expect(pictures.count == 30)
