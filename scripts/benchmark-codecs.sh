@@ -34,8 +34,10 @@ def best(command, rounds=3):
 ours = best([streamkit, "encode", src, "-o", f"{work}/ours.h264", "--bitrate", "2M", "--gop", "30", "--profile", "high"])
 peer = best(["ffmpeg", "-v", "error", "-y", "-i", src, "-c:v", "libx264", "-profile:v", "high", "-b:v", "2M",
              "-g", "30", "-keyint_min", "30", "-sc_threshold", "0", "-bf", "0", "-f", "h264", f"{work}/peer.h264"])
+import os
 print(f"encode 720p x{frames}: streamkit {frames / ours:7.1f} fps   ffmpeg libx264 {frames / peer:7.1f} fps   "
-      f"ratio {peer / ours:.3f} (1.0 = same speed; below 1 = our overhead)")
+      f"ratio {peer / ours:.3f} (1.0 = same speed; below 1 = our overhead); output "
+      f"{os.path.getsize(f'{work}/ours.h264')} vs {os.path.getsize(f'{work}/peer.h264')} bytes")
 
 stream = f"{work}/peer.h264"
 ours = best([streamkit, "decode", stream, "-o", f"{work}/ours.yuv"])
@@ -64,8 +66,13 @@ for label, command in [
         if value is not None:
             samples.append((time.perf_counter() - start, value))
         time.sleep(0.1)
-    if len(samples) >= 4:
-        head = max(v for _, v in samples[: max(2, len(samples) // 10)])
-        tail = max(v for _, v in samples[-max(2, len(samples) // 10):])
-        print(f"long {label} ({long_frames // 30} s of media, {samples[-1][0]:.1f} s wall): peak RSS first 10% {head} MB, last 10% {tail} MB")
+    if len(samples) >= 10:
+        tenth = max(1, len(samples) // 10)
+        head = max(v for _, v in samples[:tenth])
+        middle = max(v for _, v in samples[len(samples) // 2 - tenth // 2: len(samples) // 2 + tenth // 2 + 1])
+        tail = max(v for _, v in samples[-tenth:])
+        print(f"long {label} ({long_frames // 30} s of media, {samples[-1][0]:.1f} s wall): peak RSS "
+              f"first 10% {head} MB, middle {middle} MB, last 10% {tail} MB")
+    else:
+        print(f"long {label}: finished too fast to sample ({len(samples)} samples)")
 PY
