@@ -161,7 +161,6 @@ struct EncodeCommand {
                                                  format: pixelFormat, realTime: false))
             limit = limit ?? 300
         }
-        if options.gop == nil { options.gop = nil }
         guard options.width % 2 == 0, options.height % 2 == 0 else {
             throw CommandLineError.invalidValue("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
         }

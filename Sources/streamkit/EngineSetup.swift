@@ -14,13 +14,4 @@ enum EngineSetup {
         #endif
         return registry
     }
-
-    /// Whether this binary was built with the FFmpeg engine.
-    static var hasFFmpeg: Bool {
-        #if FFmpeg
-        return true
-        #else
-        return false
-        #endif
-    }
 }

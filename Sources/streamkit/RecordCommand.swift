@@ -58,8 +58,7 @@ struct RecordCommand {
         do {
             compression = try CompressionSession(configuration: options.compressionConfiguration, registry: registry)
             audioEncoder = try audioPath.map { _ in
-                var configuration = AudioEncoderConfiguration(sampleRate: sampleRate, channelCount: channelCount, bitRate: options.audioBitRate)
-                configuration.engineName = nil
+                let configuration = AudioEncoderConfiguration(sampleRate: sampleRate, channelCount: channelCount, bitRate: options.audioBitRate)
                 return try AudioEncoderSession(configuration: configuration, registry: registry)
             }
             video = try defaultVideoSource(width: options.width, height: options.height, fps: options.fps, device: camera)
