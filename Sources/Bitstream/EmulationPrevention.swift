@@ -25,16 +25,7 @@ public enum EmulationPrevention {
     /// - Returns: the RBSP.
     public static func rbsp<Bytes: Collection>(fromEBSP ebsp: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var out = [UInt8]()
-        out.reserveCapacity(ebsp.count)
-        var zeros = 0
-        for byte in ebsp {
-            if zeros >= 2 && byte == 0x03 {
-                zeros = 0
-                continue
-            }
-            out.append(byte)
-            zeros = byte == 0 ? zeros + 1 : 0
-        }
+        _ = convert(ebsp, limit: .max, checked: false, into: &out)
         return out
     }
 
@@ -45,17 +36,8 @@ public enum EmulationPrevention {
     ///   `ebsp`, of the byte after the two zeros.
     public static func checkedRBSP<Bytes: Collection>(fromEBSP ebsp: Bytes) throws(Failure) -> [UInt8] where Bytes.Element == UInt8 {
         var out = [UInt8]()
-        out.reserveCapacity(ebsp.count)
-        var zeros = 0
-        var offset = 0
-        for byte in ebsp {
-            defer { offset += 1 }
-            if zeros >= 2 {
-                if byte == 0x03 { zeros = 0; continue }
-                if byte < 0x03 { throw .missingEmulationPreventionByte(byteOffset: offset) }
-            }
-            out.append(byte)
-            zeros = byte == 0 ? zeros + 1 : 0
+        if let offset = convert(ebsp, limit: .max, checked: true, into: &out) {
+            throw .missingEmulationPreventionByte(byteOffset: offset)
         }
         return out
     }

@@ -6,6 +6,8 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
     private var parameterSets = HEVCParameterSets()
     private var counter = HEVCPictureOrderCounter()
     private(set) var properties: StreamProperties?
+    /// The RBSP of the slice segment header being read, reused so that reading one does not allocate.
+    private var scratch: [UInt8] = []
 
     func header(of nalUnit: ArraySlice<UInt8>) -> InterpretedNALUnit {
         guard nalUnit.count >= 2 else { return InterpretedNALUnit(type: -1, typeName: "truncated header") }
@@ -29,7 +31,7 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
         case 36, 37:
             counter.endOfSequence()
         case 0...31 where header.layerID == 0:
-            slice = try HEVCSliceSegmentHeader(nalUnit: nalUnit, parameterSets: parameterSets)
+            slice = try HEVCSliceSegmentHeader(nalUnit: nalUnit, parameterSets: parameterSets, scratch: &scratch)
         default:
             break
         }

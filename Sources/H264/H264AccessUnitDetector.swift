@@ -82,6 +82,9 @@ public struct H264AccessUnitDetector: Sendable {
     private var nalUnitsInAccessUnit = 0
     private var accessUnitHasPrimaryPicture = false
     private var currentPicture: PictureIdentity?
+    /// The RBSP of the slice header being read, reused from one slice to the next so that reading a
+    /// slice header does not allocate.
+    private var scratch: [UInt8] = []
 
     /// Creates a detector.
     /// - Parameter parameterSets: parameter sets known before the stream starts (for example from an
@@ -110,7 +113,7 @@ public struct H264AccessUnitDetector: Sendable {
              .reserved17, .reserved18:
             result.startsAccessUnit = isFirst || accessUnitHasPrimaryPicture
         case .nonIDRSlice, .idrSlice, .sliceDataPartitionA:
-            let slice = try H264SliceHeader(nalUnit: nalUnit, parameterSets: parameterSets)
+            let slice = try H264SliceHeader(nalUnit: nalUnit, parameterSets: parameterSets, scratch: &scratch)
             result.sliceHeader = slice
             guard !slice.isRedundant,
                   let pps = parameterSets.pictureParameterSet(id: slice.picParameterSetID),

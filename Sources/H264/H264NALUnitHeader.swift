@@ -24,7 +24,15 @@ public struct H264NALUnitHeader: Sendable, Hashable {
     ///   when the first bit is 1, ``H264Error/truncatedNALUnitHeader(nalUnitType:byteCount:)`` when a
     ///   type 14, 20 or 21 unit is shorter than 4 bytes.
     public init<Bytes: Collection>(parsing nalUnit: Bytes) throws(H264Error) where Bytes.Element == UInt8 {
-        guard let byte = nalUnit.first else { throw .emptyNALUnit }
+        // Through the contiguous storage when there is one: `first` from unspecialised generic code
+        // allocates (its `subscript.read` coroutine), and this runs for every NAL unit of a stream.
+        let leading: UInt8?
+        if let contiguous = nalUnit.withContiguousStorageIfAvailable({ $0.first }) {
+            leading = contiguous
+        } else {
+            leading = nalUnit.first
+        }
+        guard let byte = leading else { throw .emptyNALUnit }
         let type = H264NALUnitType(headerByte: byte)
         guard byte & 0x80 == 0 else { throw .forbiddenZeroBitSet(nalUnitType: type) }
         if type.headerLength > 1 {

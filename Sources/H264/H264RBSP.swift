@@ -39,6 +39,26 @@ enum H264RBSP {
         }
     }
 
+    /// Removes the header and the emulation-prevention bytes of a NAL unit into a reused buffer.
+    /// - Parameters:
+    ///   - nalUnit: the NAL unit without start code.
+    ///   - header: its parsed header.
+    ///   - limit: at most this many payload bytes are converted (the rest is ignored).
+    ///   - buffer: receives the RBSP, replacing what it held; its storage is reused when it can be.
+    /// - Throws: ``H264Error/missingEmulationPreventionByte(nalUnitType:byteOffset:)``.
+    static func rbsp<Bytes: Collection>(
+        of nalUnit: Bytes, header: H264NALUnitHeader, limit: Int = .max, into buffer: inout [UInt8]
+    ) throws(H264Error) where Bytes.Element == UInt8 {
+        do {
+            try EmulationPrevention.checkedRBSP(fromEBSP: nalUnit.dropFirst(header.length), limit: limit, into: &buffer)
+        } catch {
+            switch error {
+            case let .missingEmulationPreventionByte(offset):
+                throw .missingEmulationPreventionByte(nalUnitType: header.nalUnitType, byteOffset: offset + header.length)
+            }
+        }
+    }
+
     /// Runs an RBSP parse and wraps its ``SyntaxError`` with the NAL unit type.
     /// - Parameters:
     ///   - type: the NAL unit type being read, for the error.

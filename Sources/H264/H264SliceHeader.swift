@@ -139,16 +139,36 @@ public struct H264SliceHeader: Sendable, Hashable {
 
     /// Parses the slice header at the start of a slice NAL unit (ITU-T H.264 §7.3.3 `slice_header( )`).
     ///
-    /// Only the first bytes of the NAL unit are unescaped unless the header is longer.
+    /// Only the first bytes of the NAL unit are unescaped unless the header is longer. Each call
+    /// allocates the RBSP it reads; a parser that reads every slice of a stream should keep a buffer
+    /// and use ``init(nalUnit:parameterSets:scratch:)``.
     /// - Parameters:
     ///   - nalUnit: the NAL unit (type 1, 2 or 5), without start code.
     ///   - parameterSets: the parameter sets received so far.
     /// - Throws: ``H264Error``: a wrong NAL unit type, a bad header, a missing emulation-prevention
     ///   byte, an unknown PPS or SPS id, or ``H264Error/syntax(_:nalUnitType:)`` naming the field.
     public init<Bytes: Collection>(nalUnit: Bytes, parameterSets: H264ParameterSets) throws(H264Error) where Bytes.Element == UInt8 {
+        var scratch = [UInt8]()
+        try self.init(nalUnit: nalUnit, parameterSets: parameterSets, scratch: &scratch)
+    }
+
+    /// Parses the slice header at the start of a slice NAL unit (ITU-T H.264 §7.3.3 `slice_header( )`),
+    /// unescaping it into a buffer the caller keeps from one slice to the next.
+    ///
+    /// The result is that of ``init(nalUnit:parameterSets:)``. `scratch` is overwritten; when it is
+    /// uniquely referenced and large enough, parsing does not allocate for the RBSP.
+    /// - Parameters:
+    ///   - nalUnit: the NAL unit (type 1, 2 or 5), without start code.
+    ///   - parameterSets: the parameter sets received so far.
+    ///   - scratch: a buffer reused for the RBSP; its contents on return are unspecified.
+    /// - Throws: ``H264Error`` as ``init(nalUnit:parameterSets:)``.
+    public init<Bytes: Collection>(
+        nalUnit: Bytes, parameterSets: H264ParameterSets, scratch: inout [UInt8]
+    ) throws(H264Error) where Bytes.Element == UInt8 {
         try self.init(nalUnit: nalUnit,
                       pictureParameterSet: { parameterSets.pictureParameterSet(id: $0) },
-                      sequenceParameterSet: { parameterSets.sequenceParameterSet(id: $0) })
+                      sequenceParameterSet: { parameterSets.sequenceParameterSet(id: $0) },
+                      scratch: &scratch)
     }
 
     /// Parses the slice header at the start of a slice NAL unit (ITU-T H.264 §7.3.3 `slice_header( )`),
@@ -163,6 +183,29 @@ public struct H264SliceHeader: Sendable, Hashable {
         pictureParameterSet: (_ id: UInt32) -> H264PictureParameterSet?,
         sequenceParameterSet: (_ id: UInt32) -> H264SequenceParameterSet?
     ) throws(H264Error) where Bytes.Element == UInt8 {
+        var scratch = [UInt8]()
+        try self.init(nalUnit: nalUnit, pictureParameterSet: pictureParameterSet,
+                      sequenceParameterSet: sequenceParameterSet, scratch: &scratch)
+    }
+
+    /// Parses the slice header at the start of a slice NAL unit (ITU-T H.264 §7.3.3 `slice_header( )`),
+    /// looking parameter sets up with closures and unescaping into a buffer the caller keeps.
+    ///
+    /// The result is that of ``init(nalUnit:pictureParameterSet:sequenceParameterSet:)``. `scratch`
+    /// is overwritten; when it is uniquely referenced and large enough, parsing does not allocate for
+    /// the RBSP.
+    /// - Parameters:
+    ///   - nalUnit: the NAL unit (type 1, 2 or 5), without start code.
+    ///   - pictureParameterSet: looks up a PPS by `pic_parameter_set_id`.
+    ///   - sequenceParameterSet: looks up an SPS by `seq_parameter_set_id`.
+    ///   - scratch: a buffer reused for the RBSP; its contents on return are unspecified.
+    /// - Throws: ``H264Error`` as ``init(nalUnit:parameterSets:)``.
+    public init<Bytes: Collection>(
+        nalUnit: Bytes,
+        pictureParameterSet: (_ id: UInt32) -> H264PictureParameterSet?,
+        sequenceParameterSet: (_ id: UInt32) -> H264SequenceParameterSet?,
+        scratch: inout [UInt8]
+    ) throws(H264Error) where Bytes.Element == UInt8 {
         let header = try H264NALUnitHeader(parsing: nalUnit)
         switch header.nalUnitType {
         case .nonIDRSlice, .idrSlice, .sliceDataPartitionA:
@@ -173,17 +216,17 @@ public struct H264SliceHeader: Sendable, Hashable {
             throw .unexpectedNALUnitType(header.nalUnitType, expected: .nonIDRSlice)
         }
         let payloadCount = nalUnit.count - header.length
-        let prefix = try H264RBSP.rbsp(of: nalUnit, header: header, limit: Self.fastPathByteCount)
+        try H264RBSP.rbsp(of: nalUnit, header: header, limit: Self.fastPathByteCount, into: &scratch)
         do {
-            try self.init(rbsp: prefix, nalUnitHeader: header, pictureParameterSet: pictureParameterSet,
+            try self.init(rbsp: scratch, nalUnitHeader: header, pictureParameterSet: pictureParameterSet,
                           sequenceParameterSet: sequenceParameterSet)
         } catch let error {
             guard payloadCount > Self.fastPathByteCount, case let .syntax(syntax, _) = error,
                   syntax.reason == .endOfData || syntax.reason == .expGolombOverflow else {
                 throw error
             }
-            let whole = try H264RBSP.rbsp(of: nalUnit, header: header)
-            try self.init(rbsp: whole, nalUnitHeader: header, pictureParameterSet: pictureParameterSet,
+            try H264RBSP.rbsp(of: nalUnit, header: header, into: &scratch)
+            try self.init(rbsp: scratch, nalUnitHeader: header, pictureParameterSet: pictureParameterSet,
                           sequenceParameterSet: sequenceParameterSet)
         }
     }

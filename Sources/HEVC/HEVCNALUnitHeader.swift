@@ -30,8 +30,16 @@ public struct HEVCNALUnitHeader: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``HEVCError/truncatedNALUnitHeader(byteCount:)`` if fewer than two bytes are given,
     ///   ``HEVCError/forbiddenZeroBitSet(nalUnitType:)`` or ``HEVCError/zeroTemporalIDPlus1(nalUnitType:)``.
     public init<Bytes: Collection>(parsing bytes: Bytes) throws(HEVCError) where Bytes.Element == UInt8 {
-        var iterator = bytes.makeIterator()
-        guard let first = iterator.next(), let second = iterator.next() else {
+        // Through the contiguous storage when there is one: iterating from unspecialised generic code
+        // allocates for every byte (the `next()` coroutine), and this runs for every NAL unit of a stream.
+        let leading: (UInt8, UInt8)?
+        if let contiguous = bytes.withContiguousStorageIfAvailable({ $0.count >= 2 ? ($0[0], $0[1]) : nil }) {
+            leading = contiguous
+        } else {
+            var iterator = bytes.makeIterator()
+            if let first = iterator.next(), let second = iterator.next() { leading = (first, second) } else { leading = nil }
+        }
+        guard let (first, second) = leading else {
             throw .truncatedNALUnitHeader(byteCount: bytes.count)
         }
         let type = HEVCNALUnitType(sixBits: first >> 1)

@@ -65,25 +65,44 @@ public struct HEVCSliceSegmentHeader: Sendable, Hashable {
     }
 
     /// Parses the leading part of a slice segment header from a VCL NAL unit.
+    ///
+    /// Each call allocates the RBSP it reads; a parser that reads every slice segment of a stream
+    /// should keep a buffer and use ``init(nalUnit:parameterSets:scratch:)``.
     /// - Parameters:
     ///   - nalUnit: the VCL NAL unit (header and EBSP), without start code.
     ///   - parameterSets: the parameter sets received so far.
     /// - Throws: ``HEVCError`` for a bad header or non-VCL type, an unknown PPS or SPS id (the
     ///   error names it), parameter sets that contradict each other, or a syntax error naming the field.
     public init<Bytes: Collection>(nalUnit: Bytes, parameterSets: HEVCParameterSets) throws(HEVCError) where Bytes.Element == UInt8 {
+        var scratch = [UInt8]()
+        try self.init(nalUnit: nalUnit, parameterSets: parameterSets, scratch: &scratch)
+    }
+
+    /// Parses the leading part of a slice segment header from a VCL NAL unit, unescaping it into a
+    /// buffer the caller keeps from one slice segment to the next.
+    ///
+    /// The result is that of ``init(nalUnit:parameterSets:)``. `scratch` is overwritten; when it is
+    /// uniquely referenced and large enough, parsing does not allocate for the RBSP.
+    /// - Parameters:
+    ///   - nalUnit: the VCL NAL unit (header and EBSP), without start code.
+    ///   - parameterSets: the parameter sets received so far.
+    ///   - scratch: a buffer reused for the RBSP; its contents on return are unspecified.
+    /// - Throws: ``HEVCError`` as ``init(nalUnit:parameterSets:)``.
+    public init<Bytes: Collection>(
+        nalUnit: Bytes, parameterSets: HEVCParameterSets, scratch: inout [UInt8]
+    ) throws(HEVCError) where Bytes.Element == UInt8 {
         let header = try HEVCNALUnitHeader(parsing: nalUnit)
         guard header.type.isVCL else { throw .unexpectedNALUnitType(header.type, expected: "a VCL NAL unit (types 0...31)") }
-        let payload = nalUnit.dropFirst(HEVCNALUnitHeader.byteCount).prefix(Self.prefixByteCount)
-        let rbsp: [UInt8]
         do {
-            rbsp = try EmulationPrevention.checkedRBSP(fromEBSP: payload)
+            try EmulationPrevention.checkedRBSP(fromEBSP: nalUnit.dropFirst(HEVCNALUnitHeader.byteCount),
+                                                limit: Self.prefixByteCount, into: &scratch)
         } catch {
             switch error {
             case let .missingEmulationPreventionByte(offset):
                 throw .missingEmulationPreventionByte(byteOffset: offset, nalUnitType: header.type)
             }
         }
-        try self.init(rbsp: rbsp, nalUnitHeader: header, parameterSets: parameterSets)
+        try self.init(rbsp: scratch, nalUnitHeader: header, parameterSets: parameterSets)
     }
 
     /// Parses the leading part of `slice_segment_header()` (ITU-T H.265 §7.3.6.1) from an RBSP.
