@@ -16,7 +16,8 @@ import MediaCore
 /// its task within 50 ms; cancellation stops the microphone. ``stop()`` closes the device (`snd_pcm_close`);
 /// so does releasing the microphone.
 public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
-    // @unchecked: `pcm` is used only on `queue` (or in deinit); shared mutable state lives in `state`.
+    // @unchecked: `pcm` is used only on `deviceQueue` (or in deinit); shared mutable state lives in `state`
+    // and in `deviceQueue`'s stop flag.
 
     /// "ALSA plughw:0,0".
     public let name: String
@@ -33,7 +34,6 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     public var overrunCount: Int { state.current.overruns }
 
     private struct State: Sendable {
-        var isStopped = false
         var overruns = 0
         /// The sample number of the next block's first sample.
         var position: Int64 = 0
@@ -41,7 +41,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     }
 
     private let pcm: PCMHandle
-    private let queue: DispatchQueue
+    private let deviceQueue: DeviceQueue
     private let state = LockedValue(State())
     private static let waitInterval: Int32 = 50
 
@@ -82,7 +82,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
         self.channelCount = channelCount
         self.samplesPerBuffer = samplesPerBuffer
         self.name = "ALSA \(device)"
-        self.queue = DispatchQueue(label: "StreamKit.ALSAMicrophone \(device)")
+        self.deviceQueue = DeviceQueue(label: "StreamKit.ALSAMicrophone \(device)")
     }
 
     /// Sets the hardware parameters: RW interleaved access, S16_LE, the channels, the nearest rate, a period of
@@ -134,33 +134,15 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
     /// - Throws: ``CaptureError/audioCallFailed(device:call:code:message:)`` if reading fails beyond recovery;
     ///   the microphone is then closed.
     public func nextBuffer() async throws(CaptureError) -> CapturedAudio? {
-        if Task.isCancelled { requestStop() }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<CapturedAudio?, CaptureError>, Never>) in
-                queue.async { continuation.resume(returning: self.readBlock()) }
-            }
-        } onCancel: {
-            self.requestStop()
-        }
-        return try result.get()
+        try await deviceQueue.perform { self.readBlock() }
     }
 
     /// Closes the device. A pending ``nextBuffer()`` returns `nil` within 50 ms; so do later calls.
     public func stop() async {
-        requestStop()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.pcm.close()
-                continuation.resume()
-            }
-        }
+        await deviceQueue.stop { self.pcm.close() }
     }
 
-    private func requestStop() {
-        state.withLock { $0.isStopped = true }
-    }
-
-    /// Runs on `queue`: reads until one block is full, recovering from overruns.
+    /// Runs on `deviceQueue`: reads until one block is full, recovering from overruns.
     private func readBlock() -> Result<CapturedAudio?, CaptureError> {
         let alsa = pcm.library
         let frameBytes = 2 * channelCount
@@ -170,7 +152,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
             if state.start == nil { state.start = ContinuousClock.now }
         }
         while filled < samplesPerBuffer {
-            if state.current.isStopped || pcm.isClosed {
+            if deviceQueue.isStopped || pcm.isClosed {
                 pcm.close()
                 return .success(nil)
             }
@@ -217,7 +199,7 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
         let recovered = alsa.pcmRecover(pcm.pointer, code, 1)
         guard isOverrun, recovered >= 0 else {
             let failure = CaptureError.audioCallFailed(device: device, call: "snd_pcm_readi", code: code, message: alsa.message(code))
-            state.withLock { $0.isStopped = true }
+            deviceQueue.requestStop()
             pcm.close()
             return failure
         }

@@ -12,7 +12,7 @@ import MediaCore
 ///
 /// **Concurrency.** An actor: any task may pull frames or call ``stop()``; each frame number is delivered
 /// at most once. Cancelling the task that waits in ``nextFrame()`` stops the camera.
-public actor SyntheticCamera: VideoSource {
+public actor SyntheticCamera: VideoSource, PacedSource {
     /// "synthetic camera 640x480@30".
     public nonisolated let name: String
     /// The picture width in pixels.
@@ -40,10 +40,11 @@ public actor SyntheticCamera: VideoSource {
     public private(set) var deliveredFrameCount = 0
 
     private let pattern: TestPattern
-    private let clock = ContinuousClock()
-    private var schedule: RealTimeSchedule?
+    // clock, schedule and isStopped are internal (not private) to satisfy ``PacedSource``.
+    let clock = ContinuousClock()
+    var schedule: RealTimeSchedule?
     private var nextIndex: Int64 = 0
-    private var isStopped = false
+    var isStopped = false
 
     /// Creates a camera with a whole-number frame rate.
     /// - Parameters:
@@ -132,15 +133,13 @@ public actor SyntheticCamera: VideoSource {
     /// - Returns: the frame, or `nil` once the frame limit is reached, after ``stop()``, or on cancellation.
     /// - Throws: never; the signature matches ``VideoSource``.
     public func nextFrame() async throws(CaptureError) -> CapturedFrame? {
-        if Task.isCancelled { isStopped = true }
-        guard !isStopped else { return nil }
+        guard isRunning() else { return nil }
         let limit = frameLimit.map(Int64.init) ?? Int64.max
         var index = nextIndex
         guard index < limit else { return nil }
         if isRealTime {
             let now = clock.now
-            let schedule = self.schedule ?? RealTimeSchedule(start: now, period: frameDuration)
-            self.schedule = schedule
+            let schedule = startSchedule(period: frameDuration, at: now)
             let due = schedule.dueIndex(at: now)
             if due > index {
                 // The consumer is late: frames index ..< due were captured and overwritten before anyone took them.
@@ -164,21 +163,6 @@ public actor SyntheticCamera: VideoSource {
     /// Ends the stream: a pending ``nextFrame()`` returns `nil` within about 20 ms, and so do later calls.
     public func stop() {
         isStopped = true
-    }
-
-    /// Sleeps until `deadline` in steps of at most 20 ms so ``stop()`` is noticed promptly.
-    /// - Returns: `false` if the camera was stopped or the task cancelled meanwhile.
-    private func waitUntil(_ deadline: ContinuousClock.Instant) async -> Bool {
-        while !isStopped {
-            let now = clock.now
-            if now >= deadline { return true }
-            do {
-                try await Task.sleep(until: min(deadline, now + .milliseconds(20)), clock: clock)
-            } catch {
-                isStopped = true
-            }
-        }
-        return false
     }
 }
 

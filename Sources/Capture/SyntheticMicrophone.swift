@@ -14,7 +14,7 @@ import MediaCore
 ///
 /// **Concurrency.** An actor: any task may pull blocks or call ``stop()``. Cancelling the task that waits
 /// in ``nextBuffer()`` stops the microphone.
-public actor SyntheticMicrophone: AudioSource {
+public actor SyntheticMicrophone: AudioSource, PacedSource {
     /// "synthetic microphone 440 Hz, 48000 Hz, 1 ch".
     public nonisolated let name: String
     /// Samples per second per channel.
@@ -37,10 +37,11 @@ public actor SyntheticMicrophone: AudioSource {
 
     private var generator: ToneGenerator
     private let ringCapacity: Int64
-    private let clock = ContinuousClock()
-    private var schedule: RealTimeSchedule?
+    // clock, schedule and isStopped are internal (not private) to satisfy ``PacedSource``.
+    let clock = ContinuousClock()
+    var schedule: RealTimeSchedule?
     private var nextIndex: Int64 = 0
-    private var isStopped = false
+    var isStopped = false
 
     /// Creates a microphone.
     /// - Parameters:
@@ -102,16 +103,14 @@ public actor SyntheticMicrophone: AudioSource {
     /// - Returns: the block, or `nil` once the limit is reached, after ``stop()``, or on cancellation.
     /// - Throws: never in practice; the signature matches ``AudioSource``.
     public func nextBuffer() async throws(CaptureError) -> CapturedAudio? {
-        if Task.isCancelled { isStopped = true }
-        guard !isStopped else { return nil }
+        guard isRunning() else { return nil }
         let limit = bufferLimit.map(Int64.init) ?? Int64.max
         var index = nextIndex
         guard index < limit else { return nil }
         if isRealTime {
             let now = clock.now
             let period = MediaTime(value: Int64(samplesPerBuffer), timescale: Int32(sampleRate))
-            let schedule = self.schedule ?? RealTimeSchedule(start: now, period: period)
-            self.schedule = schedule
+            let schedule = startSchedule(period: period, at: now)
             let recorded = schedule.dueIndex(at: now)  // blocks fully recorded by now
             if recorded - index > ringCapacity {
                 // Overrun: the ring buffer filled up; what it held is lost and recording restarts now.
@@ -142,21 +141,6 @@ public actor SyntheticMicrophone: AudioSource {
     /// Ends the stream: a pending ``nextBuffer()`` returns `nil` within about 20 ms, and so do later calls.
     public func stop() {
         isStopped = true
-    }
-
-    /// Sleeps until `deadline` in steps of at most 20 ms so ``stop()`` is noticed promptly.
-    /// - Returns: `false` if the microphone was stopped or the task cancelled meanwhile.
-    private func waitUntil(_ deadline: ContinuousClock.Instant) async -> Bool {
-        while !isStopped {
-            let now = clock.now
-            if now >= deadline { return true }
-            do {
-                try await Task.sleep(until: min(deadline, now + .milliseconds(20)), clock: clock)
-            } catch {
-                isStopped = true
-            }
-        }
-        return false
     }
 }
 

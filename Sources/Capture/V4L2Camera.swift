@@ -16,8 +16,8 @@ import MediaCore
 /// notices ``stop()`` or the cancellation of its task within 50 ms; cancellation stops the camera.
 /// ``stop()`` turns streaming off, unmaps the buffers and closes the device; so does releasing the camera.
 public final class V4L2Camera: VideoSource, @unchecked Sendable {
-    // @unchecked: `device` is used only on `queue` (or in deinit, when no other reference exists); the mutable
-    // state shared with callers lives in `state`, a lock-protected box.
+    // @unchecked: `device` is used only on `deviceQueue` (or in deinit, when no other reference exists); the
+    // mutable state shared with callers lives in `state`, a lock-protected box, and in `deviceQueue`'s stop flag.
 
     /// "V4L2 /dev/video0 (HD Pro Webcam C920)".
     public let name: String
@@ -40,14 +40,13 @@ public final class V4L2Camera: VideoSource, @unchecked Sendable {
     public var droppedFrameCount: Int { state.current.droppedFrames }
 
     private struct State: Sendable {
-        var isStopped = false
         var droppedFrames = 0
         var firstTimestamp: Int64?
         var lastSequence: UInt32?
     }
 
     private let device: V4L2Device
-    private let queue: DispatchQueue
+    private let deviceQueue: DeviceQueue
     private let state = LockedValue(State())
     /// How long one wait on the device lasts before the stop flag is checked again, in milliseconds.
     private static let pollInterval: Int32 = 50
@@ -89,7 +88,7 @@ public final class V4L2Camera: VideoSource, @unchecked Sendable {
         self.deviceFormat = V4L2FrameConverter.fourCCText(device.fourCC)
         self.frameDuration = device.timePerFrame ?? MediaTime(value: 1, timescale: Int32(frameRate))
         self.name = "V4L2 \(path) (\(device.identity.card))"
-        self.queue = DispatchQueue(label: "StreamKit.V4L2Camera \(path)")
+        self.deviceQueue = DeviceQueue(label: "StreamKit.V4L2Camera \(path)")
     }
 
     /// Lists the V4L2 video capture devices: the `videoN` nodes of `directory` that answer `VIDIOC_QUERYCAP`
@@ -118,37 +117,19 @@ public final class V4L2Camera: VideoSource, @unchecked Sendable {
     /// - Throws: ``CaptureError/systemCallFailed(call:path:errno:message:)`` if the device fails (for example
     ///   when it is unplugged); the camera is then closed.
     public func nextFrame() async throws(CaptureError) -> CapturedFrame? {
-        if Task.isCancelled { requestStop() }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<CapturedFrame?, CaptureError>, Never>) in
-                queue.async { continuation.resume(returning: self.readFrame()) }
-            }
-        } onCancel: {
-            self.requestStop()
-        }
-        return try result.get()
+        try await deviceQueue.perform { self.readFrame() }
     }
 
     /// Stops streaming, unmaps the buffers and closes the device. A pending ``nextFrame()`` returns `nil`
     /// within 50 ms; so do later calls.
     public func stop() async {
-        requestStop()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.device.shutDown()
-                continuation.resume()
-            }
-        }
+        await deviceQueue.stop { self.device.shutDown() }
     }
 
-    private func requestStop() {
-        state.withLock { $0.isStopped = true }
-    }
-
-    /// Runs on `queue`: polls the device until a good frame arrives or the camera is stopped.
+    /// Runs on `deviceQueue`: polls the device until a good frame arrives or the camera is stopped.
     private func readFrame() -> Result<CapturedFrame?, CaptureError> {
         while true {
-            if state.current.isStopped {
+            if deviceQueue.isStopped {
                 device.shutDown()
                 return .success(nil)
             }
@@ -156,7 +137,7 @@ public final class V4L2Camera: VideoSource, @unchecked Sendable {
             do {
                 outcome = try device.nextFrame(timeout: Self.pollInterval)
             } catch {
-                state.withLock { $0.isStopped = true }
+                deviceQueue.requestStop()
                 device.shutDown()
                 return .failure(error)
             }

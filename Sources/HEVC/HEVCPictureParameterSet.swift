@@ -134,24 +134,41 @@ public struct HEVCPictureParameterSet: Sendable, Hashable {
     /// `pps_extension_present_flag`: 1 whenever an extension is set; setting it to `true` with no
     /// extension writes the flag with all four extension flags 0 (legal, and kept when parsed).
     public var extensionPresentFlag: Bool {
-        get { emptyExtensionPresent || rangeExtension != nil || multilayerExtensionFlag || threeDExtensionFlag
-               || sccExtensionFlag || extension4Bits != 0 }
-        set { emptyExtensionPresent = newValue }
+        get { extensions.extensionPresentFlag }
+        set { extensions.extensionPresentFlag = newValue }
     }
-    /// Whether `pps_extension_present_flag` is 1 although no extension flag is.
-    private var emptyExtensionPresent = false
     /// The range extension; `nil` when `pps_range_extension_flag` is 0.
-    public var rangeExtension: HEVCPPSRangeExtension?
+    public var rangeExtension: HEVCPPSRangeExtension? {
+        get { extensions.rangeExtension }
+        set { extensions.rangeExtension = newValue }
+    }
     /// `pps_multilayer_extension_flag` (its data is in ``extensionData``).
-    public var multilayerExtensionFlag = false
+    public var multilayerExtensionFlag: Bool {
+        get { extensions.multilayerExtensionFlag }
+        set { extensions.multilayerExtensionFlag = newValue }
+    }
     /// `pps_3d_extension_flag` (its data is in ``extensionData``).
-    public var threeDExtensionFlag = false
+    public var threeDExtensionFlag: Bool {
+        get { extensions.threeDExtensionFlag }
+        set { extensions.threeDExtensionFlag = newValue }
+    }
     /// `pps_scc_extension_flag` (its data is in ``extensionData``).
-    public var sccExtensionFlag = false
+    public var sccExtensionFlag: Bool {
+        get { extensions.sccExtensionFlag }
+        set { extensions.sccExtensionFlag = newValue }
+    }
     /// `pps_extension_4bits` (its data is in ``extensionData``).
-    public var extension4Bits = 0
+    public var extension4Bits: Int {
+        get { extensions.extension4Bits }
+        set { extensions.extension4Bits = newValue }
+    }
     /// The unparsed multilayer / 3D / SCC extensions and `pps_extension_data_flag`s, up to the stop bit.
-    public var extensionData = HEVCRawBits()
+    public var extensionData: HEVCRawBits {
+        get { extensions.extensionData }
+        set { extensions.extensionData = newValue }
+    }
+    /// The storage behind the extension properties above; its reading and writing are shared with the SPS.
+    private var extensions = HEVCParameterSetExtensions<HEVCPPSRangeExtension>()
 
     /// Creates a PPS with every optional tool off.
     public init() {}
@@ -245,28 +262,17 @@ public struct HEVCPictureParameterSet: Sendable, Hashable {
 
     /// Reads the extension flags of §7.3.2.3.1, `pps_range_extension()` and the raw rest.
     private mutating func readExtensions(from reader: inout BitReader) throws(SyntaxError) {
-        rangeExtension = nil
-        multilayerExtensionFlag = false
-        threeDExtensionFlag = false
-        sccExtensionFlag = false
-        extension4Bits = 0
-        extensionData = HEVCRawBits()
-        emptyExtensionPresent = try reader.flag("pps_extension_present_flag")
-        guard emptyExtensionPresent else { return }
-        let rangeFlag = try reader.flag("pps_range_extension_flag")
-        multilayerExtensionFlag = try reader.flag("pps_multilayer_extension_flag")
-        threeDExtensionFlag = try reader.flag("pps_3d_extension_flag")
-        sccExtensionFlag = try reader.flag("pps_scc_extension_flag")
-        extension4Bits = Int(try reader.u(4, "pps_extension_4bits"))
-        if rangeFlag {
-            rangeExtension = try HEVCPPSRangeExtension(from: &reader, transformSkipEnabled: transformSkipEnabledFlag)
-        }
-        emptyExtensionPresent = !rangeFlag && !multilayerExtensionFlag && !threeDExtensionFlag && !sccExtensionFlag
-            && extension4Bits == 0
-        if multilayerExtensionFlag || threeDExtensionFlag || sccExtensionFlag || extension4Bits != 0 {
-            extensionData = try HEVCRawBits(readingUpToStopBitFrom: &reader, field: "pps_extension_data_flag")
+        let transformSkipEnabled = transformSkipEnabledFlag
+        try extensions.read(from: &reader, names: Self.extensionFieldNames) { (reader) throws(SyntaxError) in
+            try HEVCPPSRangeExtension(from: &reader, transformSkipEnabled: transformSkipEnabled)
         }
     }
+
+    /// The names of the `pps_extension_*` syntax elements, for parse errors.
+    private static let extensionFieldNames = HEVCParameterSetExtensions<HEVCPPSRangeExtension>.FieldNames(
+        presentFlag: "pps_extension_present_flag", rangeFlag: "pps_range_extension_flag",
+        multilayerFlag: "pps_multilayer_extension_flag", threeDFlag: "pps_3d_extension_flag",
+        sccFlag: "pps_scc_extension_flag", fourBits: "pps_extension_4bits", dataFlag: "pps_extension_data_flag")
 
     /// Checks the ranges of §7.4.3.3 that depend on the SPS the PPS refers to.
     /// - Parameter sps: the SPS with `sps_seq_parameter_set_id` equal to ``seqParameterSetID``.
@@ -379,16 +385,8 @@ public struct HEVCPictureParameterSet: Sendable, Hashable {
         writer.flag(listsModificationPresentFlag)
         writer.ue(log2ParallelMergeLevelMinus2)
         writer.flag(sliceSegmentHeaderExtensionPresentFlag)
-        let otherExtensions = multilayerExtensionFlag || threeDExtensionFlag || sccExtensionFlag || extension4Bits != 0
-        writer.flag(extensionPresentFlag)
-        if extensionPresentFlag {
-            writer.flag(rangeExtension != nil)
-            writer.flag(multilayerExtensionFlag)
-            writer.flag(threeDExtensionFlag)
-            writer.flag(sccExtensionFlag)
-            writer.u(4, extension4Bits)
-            rangeExtension?.write(to: &writer, transformSkipEnabled: transformSkipEnabledFlag)
-            if otherExtensions { extensionData.write(to: &writer) }
+        extensions.write(to: &writer) { range, writer in
+            range.write(to: &writer, transformSkipEnabled: transformSkipEnabledFlag)
         }
         writer.rbspTrailingBits()
         return writer.bytes

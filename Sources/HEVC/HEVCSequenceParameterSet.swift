@@ -131,24 +131,41 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable {
     /// `sps_extension_present_flag`: 1 whenever an extension is set; setting it to `true` with no
     /// extension writes the flag with all four extension flags 0 (legal, and kept when parsed).
     public var extensionPresentFlag: Bool {
-        get { emptyExtensionPresent || rangeExtension != nil || multilayerExtensionFlag || threeDExtensionFlag
-               || sccExtensionFlag || extension4Bits != 0 }
-        set { emptyExtensionPresent = newValue }
+        get { extensions.extensionPresentFlag }
+        set { extensions.extensionPresentFlag = newValue }
     }
-    /// Whether `sps_extension_present_flag` is 1 although no extension flag is.
-    private var emptyExtensionPresent = false
     /// The range extension; `nil` when `sps_range_extension_flag` is 0.
-    public var rangeExtension: HEVCSPSRangeExtension?
+    public var rangeExtension: HEVCSPSRangeExtension? {
+        get { extensions.rangeExtension }
+        set { extensions.rangeExtension = newValue }
+    }
     /// `sps_multilayer_extension_flag` (its data is in ``extensionData``).
-    public var multilayerExtensionFlag = false
+    public var multilayerExtensionFlag: Bool {
+        get { extensions.multilayerExtensionFlag }
+        set { extensions.multilayerExtensionFlag = newValue }
+    }
     /// `sps_3d_extension_flag` (its data is in ``extensionData``).
-    public var threeDExtensionFlag = false
+    public var threeDExtensionFlag: Bool {
+        get { extensions.threeDExtensionFlag }
+        set { extensions.threeDExtensionFlag = newValue }
+    }
     /// `sps_scc_extension_flag` (its data is in ``extensionData``).
-    public var sccExtensionFlag = false
+    public var sccExtensionFlag: Bool {
+        get { extensions.sccExtensionFlag }
+        set { extensions.sccExtensionFlag = newValue }
+    }
     /// `sps_extension_4bits` (its data is in ``extensionData``).
-    public var extension4Bits = 0
+    public var extension4Bits: Int {
+        get { extensions.extension4Bits }
+        set { extensions.extension4Bits = newValue }
+    }
     /// The unparsed multilayer / 3D / SCC extensions and `sps_extension_data_flag`s, up to the stop bit.
-    public var extensionData = HEVCRawBits()
+    public var extensionData: HEVCRawBits {
+        get { extensions.extensionData }
+        set { extensions.extensionData = newValue }
+    }
+    /// The storage behind the extension properties above; its reading and writing are shared with the PPS.
+    private var extensions = HEVCParameterSetExtensions<HEVCSPSRangeExtension>()
 
     /// Creates an SPS for 1920×1080 4:2:0 8-bit, Main profile level 4.1, 64×64 CTBs; change what you need.
     public init() {}
@@ -357,28 +374,16 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable {
 
     /// Reads the extension flags of §7.3.2.2.1, `sps_range_extension()` and the raw rest.
     private mutating func readExtensions(from reader: inout BitReader) throws(SyntaxError) {
-        rangeExtension = nil
-        multilayerExtensionFlag = false
-        threeDExtensionFlag = false
-        sccExtensionFlag = false
-        extension4Bits = 0
-        extensionData = HEVCRawBits()
-        emptyExtensionPresent = try reader.flag("sps_extension_present_flag")
-        guard emptyExtensionPresent else { return }
-        let rangeFlag = try reader.flag("sps_range_extension_flag")
-        multilayerExtensionFlag = try reader.flag("sps_multilayer_extension_flag")
-        threeDExtensionFlag = try reader.flag("sps_3d_extension_flag")
-        sccExtensionFlag = try reader.flag("sps_scc_extension_flag")
-        extension4Bits = Int(try reader.u(4, "sps_extension_4bits"))
-        if rangeFlag {
-            rangeExtension = try HEVCSPSRangeExtension(from: &reader)
-        }
-        emptyExtensionPresent = !rangeFlag && !multilayerExtensionFlag && !threeDExtensionFlag && !sccExtensionFlag
-            && extension4Bits == 0
-        if multilayerExtensionFlag || threeDExtensionFlag || sccExtensionFlag || extension4Bits != 0 {
-            extensionData = try HEVCRawBits(readingUpToStopBitFrom: &reader, field: "sps_extension_data_flag")
+        try extensions.read(from: &reader, names: Self.extensionFieldNames) { (reader) throws(SyntaxError) in
+            try HEVCSPSRangeExtension(from: &reader)
         }
     }
+
+    /// The names of the `sps_extension_*` syntax elements, for parse errors.
+    private static let extensionFieldNames = HEVCParameterSetExtensions<HEVCSPSRangeExtension>.FieldNames(
+        presentFlag: "sps_extension_present_flag", rangeFlag: "sps_range_extension_flag",
+        multilayerFlag: "sps_multilayer_extension_flag", threeDFlag: "sps_3d_extension_flag",
+        sccFlag: "sps_scc_extension_flag", fourBits: "sps_extension_4bits", dataFlag: "sps_extension_data_flag")
 
     // MARK: - Writing
 
@@ -444,17 +449,7 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable {
         writer.flag(strongIntraSmoothingEnabledFlag)
         writer.flag(vui != nil)
         vui?.write(to: &writer)
-        let otherExtensions = multilayerExtensionFlag || threeDExtensionFlag || sccExtensionFlag || extension4Bits != 0
-        writer.flag(extensionPresentFlag)
-        if extensionPresentFlag {
-            writer.flag(rangeExtension != nil)
-            writer.flag(multilayerExtensionFlag)
-            writer.flag(threeDExtensionFlag)
-            writer.flag(sccExtensionFlag)
-            writer.u(4, extension4Bits)
-            rangeExtension?.write(to: &writer)
-            if otherExtensions { extensionData.write(to: &writer) }
-        }
+        extensions.write(to: &writer) { range, writer in range.write(to: &writer) }
         writer.rbspTrailingBits()
         return writer.bytes
     }
