@@ -42,7 +42,7 @@ let package = Package(
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
-        .target(name: "Capture", dependencies: ["MediaCore", "Containers"]),
+        .target(name: "Capture", dependencies: ["MediaCore"]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
