@@ -104,8 +104,15 @@ struct SyntheticMicrophoneTests {
         let elapsed = clock.now - start
         // Block n is complete at (n + 1)·1024/48000 s: the tenth at ≈ 0.2133 s (lower bound only).
         #expect(elapsed >= .milliseconds(213), "took \(elapsed)")
-        #expect(blocks.map(\.pts.value) == (0..<10).map { Int64($0 * 1024) })
-        #expect(await microphone.overrunCount == 0)
+        // Contiguous blocks and no overrun are what a consumer that keeps up gets. A test runner starved for
+        // longer than the 60 s ring buffer (seen on a loaded 2-core machine) did not keep up: then the source
+        // must report the overrun instead, which the overrun test covers.
+        if elapsed < .seconds(59) {
+            #expect(blocks.map(\.pts.value) == (0..<10).map { Int64($0 * 1024) })
+            #expect(await microphone.overrunCount == 0)
+        } else {
+            #expect(await microphone.overrunCount > 0, "a \(elapsed) stall must show as an overrun")
+        }
     }
 
     @Test("a consumer later than the ring buffer allows causes a counted overrun and a pts jump")
