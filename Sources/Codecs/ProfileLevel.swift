@@ -10,6 +10,9 @@ public struct ProfileLevel: Sendable, Hashable, CustomStringConvertible {
         case main
         /// H.264 High.
         case high
+        /// H.264 High 4:4:4 Predictive (`profile_idc` 244): the profile that codes a quantiser of 0
+        /// losslessly (`qpprime_y_zero_transform_bypass_flag`), here with 4:2:0 pictures.
+        case high444Predictive
         /// H.265 Main.
         case hevcMain
     }
@@ -34,6 +37,8 @@ public struct ProfileLevel: Sendable, Hashable, CustomStringConvertible {
     public static let h264Main = ProfileLevel(profile: .main)
     /// `kVTProfileLevel_H264_High_AutoLevel`.
     public static let h264High = ProfileLevel(profile: .high)
+    /// H.264 High 4:4:4 Predictive, automatic level: lossless coding with a quantiser of 0.
+    public static let h264High444Predictive = ProfileLevel(profile: .high444Predictive)
     /// `kVTProfileLevel_HEVC_Main_AutoLevel`.
     public static let hevcMain = ProfileLevel(profile: .hevcMain)
 
@@ -50,13 +55,19 @@ public struct ProfileLevel: Sendable, Hashable, CustomStringConvertible {
         case .baseline: return "Baseline"
         case .main: return "Main"
         case .high: return "High"
+        case .high444Predictive: return "High 4:4:4 Predictive"
         case .hevcMain: return "Main"
         }
     }
 
-    /// `H264_High_AutoLevel`, `H264_Main_3_1`, `HEVC_Main_AutoLevel`.
+    /// `H264_High_AutoLevel`, `H264_Main_3_1`, `H264_High444Predictive_AutoLevel`, `HEVC_Main_AutoLevel`.
     public var description: String {
-        let codec = profile == .hevcMain ? "HEVC_Main" : "H264_\(profileName)"
+        let codec: String
+        switch profile {
+        case .hevcMain: codec = "HEVC_Main"
+        case .high444Predictive: codec = "H264_High444Predictive"
+        default: codec = "H264_\(profileName)"
+        }
         return "\(codec)_\(level.map { $0.replacingOccurrences(of: ".", with: "_") } ?? "AutoLevel")"
     }
 }

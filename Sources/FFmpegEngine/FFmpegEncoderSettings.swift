@@ -154,11 +154,24 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         return level
     }
 
-    private static func profileOptionValue(_ profile: ProfileLevel.Profile) -> String {
+    /// The `profile` AVOption of libx264 and NVENC (which spell High 4:4:4 Predictive differently).
+    private static func profileOptionValue(_ profile: ProfileLevel.Profile, family: FFmpegEncoderFamily) -> String {
         switch profile {
         case .baseline: return "baseline"
         case .main, .hevcMain: return "main"
         case .high: return "high"
+        case .high444Predictive: return family == .nvenc ? "high444p" : "high444"
+        }
+    }
+
+    /// `AVCodecContext.profile` for the encoders that take it as a number (`FF_PROFILE_…`).
+    private static func profileNumber(_ profile: ProfileLevel.Profile) -> Int32 {
+        switch profile {
+        case .baseline: return 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
+        case .main: return 77
+        case .high: return 100
+        case .high444Predictive: return 244
+        case .hevcMain: return 1  // FF_PROFILE_HEVC_MAIN
         }
     }
 
@@ -171,7 +184,13 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     private mutating func applyX264(_ configuration: CompressionConfiguration) throws(CodecError) {
         var params: [String] = []
         if configuration.realTime { set("tune", "zerolatency") }
-        set("profile", Self.profileOptionValue(configuration.profileLevel.profile))
+        let profile = configuration.profileLevel.profile
+        if configuration.quantizer == 0, profile != .high444Predictive {
+            // x264 codes QP 0 losslessly (transform bypass), which only High 4:4:4 Predictive allows.
+            throw .unsupportedProperty("quantizer 0 (lossless) in profile \(configuration.profileLevel.profileName): "
+                + "x264 codes it only in High 4:4:4 Predictive (ProfileLevel.h264High444Predictive)", engine: engineName)
+        }
+        set("profile", Self.profileOptionValue(profile, family: .x264))
         if let level = try levelName(configuration) { set("level", level) }
         if let mode = configuration.entropyMode { set("coder", mode == .cabac ? "cabac" : "cavlc") }
         if let quantizer = configuration.quantizer { set("qp", String(quantizer)) }
@@ -226,7 +245,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     private mutating func applyNVENC(_ configuration: CompressionConfiguration) throws(CodecError) {
         set("preset", "p4")
         if configuration.realTime { set("tune", "ll"); set("zerolatency", "1") }
-        set("profile", Self.profileOptionValue(configuration.profileLevel.profile))
+        set("profile", Self.profileOptionValue(configuration.profileLevel.profile, family: .nvenc))
         if let level = try levelName(configuration) { set("level", level) }
         if let mode = configuration.entropyMode { set("coder", mode == .cabac ? "cabac" : "cavlc") }
         if let quantizer = configuration.quantizer { set("rc", "constqp"); set("qp", String(quantizer)) }
@@ -242,12 +261,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     // MARK: - VA-API
 
     private mutating func applyVAAPI(_ configuration: CompressionConfiguration) throws(CodecError) {
-        switch configuration.profileLevel.profile {
-        case .baseline: profile = 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
-        case .main: profile = 77
-        case .high: profile = 100
-        case .hevcMain: profile = 1  // FF_PROFILE_HEVC_MAIN
-        }
+        profile = Self.profileNumber(configuration.profileLevel.profile)
         if let name = try levelName(configuration) {
             let table = configuration.codec == .hevc ? Self.hevcLevels : Self.h264Levels
             guard name != "1b" else { throw .unsupportedProperty("profileLevel level 1b", engine: engineName) }
@@ -264,12 +278,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     // MARK: - V4L2 M2M
 
     private mutating func applyV4L2(_ configuration: CompressionConfiguration) throws(CodecError) {
-        switch configuration.profileLevel.profile {
-        case .baseline: profile = 578
-        case .main: profile = 77
-        case .high: profile = 100
-        case .hevcMain: profile = 1
-        }
+        profile = Self.profileNumber(configuration.profileLevel.profile)
         let refused: [(Bool, String)] = [
             (configuration.profileLevel.level != nil, "profileLevel level"),
             (configuration.entropyMode != nil, "entropyMode"),

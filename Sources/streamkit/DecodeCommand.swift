@@ -10,39 +10,37 @@ import MediaCore
 /// into `.y4m` or raw `.yuv` pictures, or an ADTS AAC stream into a `.wav`. The input kind is detected
 /// from its bytes.
 struct DecodeCommand {
-    static let usage = """
-        usage: streamkit decode INPUT -o OUTPUT.y4m|OUTPUT.yuv|OUTPUT.wav [--engine NAME] [--pix-fmt i420|yv12|nv12|nv21]
-        """
+    /// `INPUT`.
+    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes)")
+
+    /// The command's arguments and options.
+    static let table = OptionTable(
+        command: "decode", summary: "an .h264/.h265 stream → .y4m/.yuv pictures, an .aac stream → .wav",
+        positionals: [input],
+        options: [CommonOptions.output.required(), CommonOptions.engine, CommonOptions.pixelFormat],
+        notes: ["OUTPUT: .y4m or .yuv (video), .wav (audio); a .y4m is always i420."])
 
     let input: String
     let output: String
     let engineName: String?
     let pixelFormat: PixelFormat
 
-    /// Parses the command's arguments.
-    /// - Parameter words: the words after `decode`.
+    /// Reads the command's arguments.
+    /// - Parameter parsed: the words after `decode`, parsed with ``table``.
     /// - Throws: ``CommandLineError``.
-    init(_ words: [String]) throws(CommandLineError) {
-        let arguments = try CommandLineArguments(words, valueOptions: ["output", "engine", "pix-fmt"])
-        try arguments.rejectUnknown(allowedFlags: [], allowedOptions: ["output", "engine", "pix-fmt"])
-        guard let input = arguments.positionals.first, arguments.positionals.count == 1 else {
-            throw .missingArgument("the input (\(Self.usage))")
-        }
-        guard let output = arguments.options["output"] else { throw .missingArgument("-o OUTPUT") }
+    init(_ parsed: ParsedOptions) throws(CommandLineError) {
+        let input = try parsed.argument(Self.input)
+        let output = try parsed.required(CommonOptions.output)
         guard ["y4m", "yuv", "wav"].contains((output as NSString).pathExtension.lowercased()) else {
-            throw .invalidValue("output \(output): the extension must be .y4m, .yuv or .wav")
+            throw .invalidValue(option: "--output", value: output, reason: "does not end in .y4m, .yuv or .wav")
         }
         self.input = input
         self.output = output
-        let engine = arguments.options["engine"]?.lowercased()
-        engineName = engine == "auto" ? nil : engine
-        switch arguments.options["pix-fmt"]?.lowercased() ?? "i420" {
-        case "i420", "yuv420p": pixelFormat = .i420
-        case "yv12": pixelFormat = .yv12
-        case "nv12": pixelFormat = .nv12
-        case "nv21": pixelFormat = .nv21
-        case let other: throw .invalidValue("--pix-fmt \(other): expected i420, yv12, nv12 or nv21")
+        switch parsed.value(CommonOptions.engine) ?? .automatic {
+        case .automatic: engineName = nil
+        case let other: engineName = other.description
         }
+        pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
     }
 
     /// Runs the decode.

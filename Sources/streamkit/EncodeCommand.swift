@@ -8,13 +8,42 @@ import MediaCore
 /// through a compression session or the AAC encoder, as fast as the encoder goes. The output kind
 /// follows its extension: `.h264`/`.264`, `.h265`/`.hevc`, `.aac`.
 struct EncodeCommand {
-    static let usage = """
-        usage: streamkit encode INPUT -o OUTPUT [--frames N] [--codec h264|hevc] [--size WxH] [--fps N] [--bitrate 800k]
-                                [--qp N] [--gop N] [--profile baseline|main|high] [--bframes N] [--engine NAME]
-                                [--pix-fmt i420|yv12|nv12|nv21] [--duration SECONDS] [--sample-rate HZ] [--channels N]
-          INPUT: a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, testsrc or sine
-          OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio)
-        """
+    // MARK: - Declaration
+
+    /// `INPUT`.
+    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, testsrc or sine")
+    /// `--duration SECONDS` (sine).
+    static let duration = OptionSpec("--duration", value: "SECONDS", help: "how long the sine lasts", default: 5.0, shown: "5",
+                                     parse: OptionValueParsers.seconds)
+    /// `--sample-rate HZ` (sine).
+    static let sampleRate = OptionSpec("--sample-rate", value: "HZ", help: "the sine's sample rate", default: 48_000,
+                                       parse: OptionValueParsers.wholeNumber(in: 1...384_000))
+    /// `--channels N` (sine).
+    static let channels = OptionSpec("--channels", value: "N", help: "the sine's channel count", default: 2,
+                                     parse: OptionValueParsers.wholeNumber(in: 1...8))
+
+    /// The options that only mean something for video, and those only for audio.
+    private static let videoOptions: [any OptionDeclaring] = [
+        EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.quantizer, EncodingOptions.gop,
+        EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.pixelFormat, CommonOptions.frames,
+    ]
+    private static let audioOptions: [any OptionDeclaring] = [EncodingOptions.audioBitRate, duration, sampleRate, channels]
+
+    /// The command's arguments and options.
+    static let table = OptionTable(
+        command: "encode", summary: "a .y4m/.yuv/.wav file, testsrc or sine → .h264/.h265/.aac, as fast as the encoder goes",
+        positionals: [input],
+        options: [
+            CommonOptions.output.required(),
+            CommonOptions.frames.documentingDefault("all; 300 for testsrc"),
+            EncodingOptions.codec.documentingDefault("the output's"),
+            EncodingOptions.size.documentingDefault("640x480; a .y4m has its own"),
+            EncodingOptions.fps.documentingDefault("a .y4m's own rate, else 30"),
+            EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
+            EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
+            CommonOptions.engine, CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
+        ],
+        notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec."])
 
     enum Input {
         case y4m(String), rawVideo(String), wav(String), testPattern, sine
@@ -29,23 +58,15 @@ struct EncodeCommand {
     let sampleRate: Int
     let channelCount: Int
 
-    /// Parses the command's arguments.
-    /// - Parameter words: the words after `encode`.
+    /// Reads the command's arguments and checks that they fit the input and the output.
+    /// - Parameter parsed: the words after `encode`, parsed with ``table``.
     /// - Throws: ``CommandLineError`` naming the bad argument.
-    init(_ words: [String]) throws(CommandLineError) {
-        let arguments = try CommandLineArguments(words, valueOptions: EncodingOptions.valueOptions)
-        try arguments.rejectUnknown(allowedFlags: [], allowedOptions: [
-            "output", "frames", "codec", "size", "fps", "bitrate", "gop", "profile", "bframes", "engine", "qp", "pix-fmt",
-            "duration", "sample-rate", "channels", "audio-bitrate",
-        ])
-        guard let source = arguments.positionals.first, arguments.positionals.count == 1 else {
-            throw .missingArgument("the input (\(Self.usage))")
-        }
-        guard let output = arguments.options["output"] else { throw .missingArgument("-o OUTPUT") }
+    init(_ parsed: ParsedOptions) throws(CommandLineError) {
+        let source = try parsed.argument(Self.input)
+        let output = try parsed.required(CommonOptions.output)
         self.output = output
         let outputExtension = (output as NSString).pathExtension.lowercased()
-        let lowerSource = source.lowercased()
-        switch lowerSource {
+        switch source.lowercased() {
         case "testsrc": input = .testPattern
         case "sine": input = .sine
         default:
@@ -53,53 +74,54 @@ struct EncodeCommand {
             case "y4m": input = .y4m(source)
             case "yuv", "i420", "nv12", "nv21", "yv12": input = .rawVideo(source)
             case "wav": input = .wav(source)
-            default: throw .invalidValue("input \(source): expected a .y4m, .yuv or .wav file, testsrc or sine")
+            default: throw .invalidValue(option: "INPUT", value: source, reason: "is not a .y4m, .yuv or .wav file, testsrc or sine")
             }
         }
-        var options = try EncodingOptions(arguments, defaultBitRate: 800_000)
+        let impliedCodec: CodecType
         switch outputExtension {
-        case "h264", "264": options.codec = arguments.options["codec"] == nil ? .h264 : options.codec
-        case "h265", "265", "hevc": options.codec = arguments.options["codec"] == nil ? .hevc : options.codec
-        case "aac": break
-        default: throw .invalidValue("output \(output): the extension must be .h264, .264, .h265, .hevc or .aac")
+        case "h264", "264": impliedCodec = .h264
+        case "h265", "265", "hevc": impliedCodec = .hevc
+        case "aac": impliedCodec = .aac
+        default:
+            throw .invalidValue(option: "--output", value: output, reason: "does not end in .h264, .264, .h265, .hevc or .aac")
         }
         let audioInput: Bool
         switch input {
         case .wav, .sine: audioInput = true
         default: audioInput = false
         }
-        guard audioInput == (outputExtension == "aac") else {
-            throw .invalidValue("cannot encode \(audioInput ? "audio" : "video") input into \(output)")
+        guard audioInput == (impliedCodec == .aac) else {
+            throw .conflict("cannot encode \(audioInput ? "audio" : "video") input into \(output)")
         }
-        if outputExtension != "aac" {
-            let wantsCodec: CodecType = ["h265", "265", "hevc"].contains(outputExtension) ? .hevc : .h264
-            guard options.codec == wantsCodec else {
-                throw .invalidValue("--codec \(options.codec.rawValue) does not match the output \(output)")
+        if audioInput, let name = parsed.firstGiven(among: Self.videoOptions) {
+            throw .conflict("\(name) applies to video; \(output) is audio")
+        }
+        if !audioInput, let name = parsed.firstGiven(among: Self.audioOptions) {
+            throw .conflict("\(name) applies to audio; \(output) is video")
+        }
+        if case .wav = input, let name = parsed.firstGiven(among: [Self.duration, Self.sampleRate, Self.channels]) {
+            throw .conflict("\(name) applies to sine; \(source) has its own")
+        }
+        if case .y4m = input, parsed.isGiven(EncodingOptions.size) {
+            throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
+        }
+        var options = try EncodingOptions(parsed, impliedCodec: audioInput ? nil : impliedCodec)
+        if !audioInput, options.codec != impliedCodec {
+            throw .conflict("--codec \(options.codec.rawValue) does not match the output \(output)")
+        }
+        if audioInput {
+            // An audio-only encode has one bit rate: --bitrate and --audio-bitrate both name it.
+            if parsed.isGiven(EncodingOptions.bitRate), parsed.isGiven(EncodingOptions.audioBitRate) {
+                throw .conflict("--bitrate and --audio-bitrate both set the AAC rate of \(output): give one")
             }
+            options.audioBitRate = parsed.given(EncodingOptions.bitRate) ?? options.audioBitRate
         }
         self.options = options
-        if let frames = arguments.options["frames"] {
-            guard let count = Int(frames), count > 0 else { throw .invalidValue("--frames \(frames): expected a positive count") }
-            frameLimit = count
-        } else {
-            frameLimit = nil
-        }
-        switch arguments.options["pix-fmt"]?.lowercased() ?? "i420" {
-        case "i420", "yuv420p": pixelFormat = .i420
-        case "yv12": pixelFormat = .yv12
-        case "nv12": pixelFormat = .nv12
-        case "nv21": pixelFormat = .nv21
-        case let other: throw .invalidValue("--pix-fmt \(other): expected i420, yv12, nv12 or nv21")
-        }
-        let duration = arguments.options["duration"] ?? "5"
-        guard let seconds = Double(duration), seconds > 0 else { throw .invalidValue("--duration \(duration): expected positive seconds") }
-        self.seconds = seconds
-        let rate = arguments.options["sample-rate"] ?? "48000"
-        guard let sampleRate = Int(rate), sampleRate > 0 else { throw .invalidValue("--sample-rate \(rate): expected Hz") }
-        self.sampleRate = sampleRate
-        let channels = arguments.options["channels"] ?? "2"
-        guard let channelCount = Int(channels), (1...8).contains(channelCount) else { throw .invalidValue("--channels \(channels): expected 1…8") }
-        self.channelCount = channelCount
+        frameLimit = parsed.given(CommonOptions.frames)
+        pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
+        seconds = parsed.value(Self.duration) ?? 5
+        sampleRate = parsed.value(Self.sampleRate) ?? 48_000
+        channelCount = parsed.value(Self.channels) ?? 2
     }
 
     /// Runs the encode.
@@ -150,8 +172,8 @@ struct EncodeCommand {
             let reader = try Y4MReader(path: path)
             options.width = reader.header.width
             options.height = reader.header.height
-            if let rate = reader.header.frameRate, rate.denominator > 0, self.options.fps == 30 {
-                options.fps = max(1, Int((Double(rate.numerator) / Double(rate.denominator)).rounded()))
+            if let rate = reader.header.frameRate, rate.denominator > 0 {
+                options.adoptSourceFrameRate(max(1, Int((Double(rate.numerator) / Double(rate.denominator)).rounded())))
             }
             source = .y4m(reader)
         case let .rawVideo(path):
@@ -162,7 +184,7 @@ struct EncodeCommand {
             limit = limit ?? 300
         }
         guard options.width % 2 == 0, options.height % 2 == 0 else {
-            throw CommandLineError.invalidValue("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
+            throw CommandLineError.conflict("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
         }
         let session = try CompressionSession(configuration: options.compressionConfiguration, registry: EngineSetup.registry())
         var writer = try AnnexBWriter(path: output)
@@ -189,6 +211,7 @@ struct EncodeCommand {
         }
         try writer.finish()
         progress.finish()
+        if index == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noFrames(input: inputName, output: output)) }
         if let failure { throw failure }
         let counts = progress.counts
         printError("\(session.engineName): \(counts.frames) frames → \(output)")
@@ -237,8 +260,41 @@ struct EncodeCommand {
         }
         for frame in session.close() { try writer.write(frame); written += 1 }
         try writer.finish()
+        if samples == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noSamples(input: inputName, output: output)) }
         if let failure { throw failure }
         printError("\(session.engineName): \(samples) samples (\(channels) ch, \(rate) Hz) → \(written) AAC frames → \(output)")
         return 0
+    }
+
+    // MARK: - Nothing to encode
+
+    /// The input as the user named it.
+    private var inputName: String {
+        switch input {
+        case let .y4m(path), let .rawVideo(path), let .wav(path): return path
+        case .testPattern: return "testsrc"
+        case .sine: return "sine"
+        }
+    }
+
+    /// Removes an output that holds nothing, then throws why.
+    private static func discard(_ output: String, reason: any Error) throws -> Never {
+        try? FileManager.default.removeItem(atPath: output)
+        throw reason
+    }
+}
+
+/// An encode that produced nothing; the empty output is removed.
+enum EncodeFailure: Error, CustomStringConvertible {
+    /// The video input holds no frame.
+    case noFrames(input: String, output: String)
+    /// The audio input holds no sample.
+    case noSamples(input: String, output: String)
+
+    var description: String {
+        switch self {
+        case let .noFrames(input, output): return "\(input) has no frames: nothing to encode (\(output) not written)"
+        case let .noSamples(input, output): return "\(input) has no samples: nothing to encode (\(output) not written)"
+        }
     }
 }

@@ -1,107 +1,122 @@
 import Codecs
 import MediaCore
 
-/// The options `record` and `encode` share, as the seeds' apps set them on VideoToolbox, parsed and
-/// checked: `--codec`, `--size`, `--fps`, `--bitrate`, `--gop`, `--profile`, `--bframes`, `--engine`, `--qp`.
+/// The options `record` and `encode` share, as the seeds' apps set them on VideoToolbox: declared
+/// once here, read into the values a compression session and an AAC encoder are configured with.
+/// Each value keeps whether it was given, so a default never overrides what the user wrote.
 struct EncodingOptions {
-    /// The option names that take a value.
-    static let valueOptions: Set<String> = [
-        "output", "audio-output", "frames", "codec", "size", "fps", "bitrate", "gop", "profile", "bframes", "engine",
-        "camera", "microphone", "qp", "pix-fmt", "duration", "sample-rate", "channels", "audio-bitrate",
-    ]
+    // MARK: Declarations
 
-    var codec: CodecType = .h264
-    var width = 640
-    var height = 480
-    var fps = 30
+    /// `--codec h264|hevc`.
+    static let codec = OptionSpec<CodecType>(
+        "--codec", value: "h264|hevc", help: "the video codec", default: .h264, shown: "h264",
+        parse: OptionValueParsers.choice(of: "codec", [(["h264", "avc", "h.264"], .h264), (["hevc", "h265", "h.265"], .hevc)]))
+    /// `--size WxH`.
+    static let size = OptionSpec("--size", value: "WxH", help: "the picture size (even width and height)",
+                                 default: PictureSize(width: 640, height: 480), parse: OptionValueParsers.evenSize)
+    /// `--fps N`.
+    static let fps = OptionSpec("--fps", value: "N", help: "frames per second", default: 30,
+                                parse: OptionValueParsers.wholeNumber(in: 1...240))
+    /// `--bitrate RATE`.
+    static let bitRate = OptionSpec("--bitrate", value: "RATE", help: "the average video bit rate, for example 800k or 2M",
+                                    default: 800_000, shown: "800k", parse: OptionValueParsers.bitRate)
+    /// `--qp N`.
+    static let quantizer = OptionSpec("--qp", value: "N",
+                                      help: "a constant quantiser instead of --bitrate; 0 is lossless (H.264 High 4:4:4 Predictive)",
+                                      parse: OptionValueParsers.wholeNumber(in: 0...51))
+    /// `--gop N`.
+    static let gop = OptionSpec("--gop", value: "N", help: "the most frames from one key frame to the next",
+                                shown: "--fps, one key frame per second", parse: OptionValueParsers.wholeNumber(in: 1...Int.max))
+    /// `--profile`.
+    static let profile = OptionSpec<ProfileChoice>(
+        "--profile", value: "baseline|main|high|high444", help: "the profile (high444: H.264 High 4:4:4 Predictive)",
+        shown: "high for H.264 (high444 with --qp 0), main for H.265",
+        parse: OptionValueParsers.choice(of: "profile", [
+            (["baseline"], .baseline), (["main"], .main), (["high"], .high), (["high444", "high444p"], .high444),
+        ]))
+    /// `--bframes N`.
+    static let bFrames = OptionSpec("--bframes", value: "N", help: "the most B-frames in a row", default: 0,
+                                    parse: OptionValueParsers.wholeNumber(in: 0...16))
+    /// `--audio-bitrate RATE`.
+    static let audioBitRate = OptionSpec("--audio-bitrate", value: "RATE", help: "the AAC bit rate", default: 96_000, shown: "96k",
+                                         parse: OptionValueParsers.bitRate)
+
+    /// The H.264 profile for a constant quantiser of 0: the only one that codes it losslessly.
+    static let losslessProfile = ProfileLevel.Profile.high444Predictive
+
+    // MARK: Values
+
+    var codec: CodecType
+    var width: Int
+    var height: Int
+    /// The frame rate in use: `--fps`, else 30, else (see ``adoptSourceFrameRate(_:)``) the input's.
+    private(set) var fps: Int
+    /// Whether `--fps` was given.
+    let isFrameRateGiven: Bool
     var bitRate: Int?
+    /// `--gop` as given; `nil` means one key frame per second.
     var gop: Int?
-    var profile: ProfileLevel.Profile?
+    var profile: ProfileLevel.Profile
     var bFrames: Int?
     var engineName: String?
     var enginePreference: EnginePreference = .hardwarePreferred
     var quantizer: Int?
-    var audioBitRate = 96_000
+    var audioBitRate: Int
 
-    /// Reads the shared options.
+    /// Reads the shared options and checks how they combine.
     /// - Parameters:
-    ///   - arguments: the parsed command line.
-    ///   - defaultBitRate: the bit rate when neither `--bitrate` nor `--qp` is given.
-    /// - Throws: ``CommandLineError/invalidValue(_:)`` naming the option.
-    init(_ arguments: CommandLineArguments, defaultBitRate: Int?) throws(CommandLineError) {
-        let options = arguments.options
-        if let codec = options["codec"] {
-            switch codec.lowercased() {
-            case "h264", "avc", "h.264": self.codec = .h264
-            case "hevc", "h265", "h.265": self.codec = .hevc
-            default: throw .invalidValue("unknown codec \"\(codec)\" (use h264 or hevc)")
-            }
+    ///   - parsed: the command line.
+    ///   - impliedCodec: the codec when `--codec` is not given (the output's, for `encode`).
+    /// - Throws: ``CommandLineError`` naming the options that do not fit together.
+    init(_ parsed: ParsedOptions, impliedCodec: CodecType? = nil) throws(CommandLineError) {
+        codec = parsed.given(Self.codec) ?? impliedCodec ?? .h264
+        let size = parsed.value(Self.size) ?? PictureSize(width: 640, height: 480)
+        width = size.width
+        height = size.height
+        isFrameRateGiven = parsed.isGiven(Self.fps)
+        fps = parsed.value(Self.fps) ?? 30
+        quantizer = parsed.given(Self.quantizer)
+        if quantizer != nil, parsed.isGiven(Self.bitRate) {
+            throw .conflict("--qp and --bitrate exclude each other: a constant quantiser has no rate control")
         }
-        if let size = options["size"] {
-            let parts = size.lowercased().split(separator: "x")
-            guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
-                throw .invalidValue("--size \(size): expected WIDTHxHEIGHT, for example 640x480")
-            }
-            guard width % 2 == 0, height % 2 == 0 else {
-                throw .invalidValue("--size \(size): 4:2:0 video needs an even width and height")
-            }
-            self.width = width
-            self.height = height
+        bitRate = quantizer == nil ? parsed.value(Self.bitRate) : nil
+        audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
+        gop = parsed.given(Self.gop)
+        bFrames = parsed.given(Self.bFrames)
+        switch parsed.value(CommonOptions.engine) ?? .automatic {
+        case .automatic: break
+        case .hardware: enginePreference = .hardwareRequired
+        case .software: enginePreference = .software
+        case let .named(name): engineName = name
         }
-        if let fps = options["fps"] {
-            guard let value = Int(fps), (1...240).contains(value) else { throw .invalidValue("--fps \(fps): expected 1…240") }
-            self.fps = value
+        let chosen = parsed.given(Self.profile)
+        switch (codec, chosen) {
+        case (.hevc, nil), (.hevc, .main?): profile = .hevcMain
+        case (.hevc, let other?): throw .conflict("--profile \(other) is an H.264 profile; H.265 is encoded in main")
+        case (_, nil): profile = quantizer == 0 ? Self.losslessProfile : .high
+        case (_, .baseline?): profile = .baseline
+        case (_, .main?): profile = .main
+        case (_, .high?): profile = .high
+        case (_, .high444?): profile = .high444Predictive
         }
-        bitRate = try options["bitrate"].map(Self.parseBitRate) ?? (options["qp"] == nil ? defaultBitRate : nil)
-        audioBitRate = try options["audio-bitrate"].map(Self.parseBitRate) ?? audioBitRate
-        if let gop = options["gop"] {
-            guard let value = Int(gop), value > 0 else { throw .invalidValue("--gop \(gop): expected a positive frame count") }
-            self.gop = value
-        }
-        if let profile = options["profile"] {
-            switch profile.lowercased() {
-            case "baseline": self.profile = .baseline
-            case "main": self.profile = codec == .hevc ? .hevcMain : .main
-            case "high": self.profile = .high
-            default: throw .invalidValue("unknown profile \"\(profile)\" (use baseline, main or high)")
-            }
-        }
-        if let frames = options["bframes"] {
-            guard let value = Int(frames), (0...16).contains(value) else { throw .invalidValue("--bframes \(frames): expected 0…16") }
-            bFrames = value
-        }
-        if let qp = options["qp"] {
-            guard let value = Int(qp), (0...51).contains(value) else { throw .invalidValue("--qp \(qp): expected 0…51") }
-            quantizer = value
-        }
-        switch options["engine"]?.lowercased() {
-        case nil, "auto": break
-        case "hardware": enginePreference = .hardwareRequired
-        case "software": enginePreference = .software
-        case let name?: engineName = name
+        if codec == .h264, quantizer == 0, profile != Self.losslessProfile {
+            throw .conflict("--qp 0 is lossless, which H.264 codes only in the High 4:4:4 Predictive profile: "
+                + "give --profile high444 or leave --profile out")
         }
     }
 
-    /// "800k", "2M", "1500000" → bits per second.
-    static func parseBitRate(_ text: String) throws(CommandLineError) -> Int {
-        let lower = text.lowercased()
-        var multiplier = 1.0
-        var digits = Substring(lower)
-        if lower.hasSuffix("k") { multiplier = 1_000; digits = digits.dropLast() }
-        if lower.hasSuffix("m") { multiplier = 1_000_000; digits = digits.dropLast() }
-        guard let value = Double(digits), value > 0, value * multiplier >= 1 else {
-            throw .invalidValue("bitrate \"\(text)\" must be a positive number of bits per second (for example 800k or 2M)")
-        }
-        return Int(value * multiplier)
+    /// Takes the input's own frame rate (a Y4M header's) unless `--fps` was given.
+    /// - Parameter rate: the input's frames per second.
+    mutating func adoptSourceFrameRate(_ rate: Int) {
+        if !isFrameRateGiven { fps = rate }
     }
 
     /// The compression session's properties.
     var compressionConfiguration: CompressionConfiguration {
-        let profileLevel = ProfileLevel(profile: profile ?? (codec == .hevc ? .hevcMain : .high))
-        var configuration = CompressionConfiguration(codec: codec, width: width, height: height, profileLevel: profileLevel)
+        var configuration = CompressionConfiguration(codec: codec, width: width, height: height, profileLevel: ProfileLevel(profile: profile))
         configuration.expectedFrameRate = Double(fps)
         configuration.averageBitRate = bitRate
-        configuration.maxKeyFrameInterval = gop
+        configuration.maxKeyFrameInterval = gop ?? fps
         configuration.quantizer = quantizer
         configuration.enginePreference = enginePreference
         configuration.engineName = engineName
@@ -113,4 +128,19 @@ struct EncodingOptions {
         }
         return configuration
     }
+}
+
+/// The value of `--profile`, before the codec decides what it means (`main` is H.264 Main or H.265 Main).
+enum ProfileChoice: String, Sendable, Hashable, CustomStringConvertible {
+    /// H.264 Baseline.
+    case baseline
+    /// H.264 Main or H.265 Main.
+    case main
+    /// H.264 High.
+    case high
+    /// H.264 High 4:4:4 Predictive (lossless with `--qp 0`).
+    case high444
+
+    /// The word as written on the command line.
+    var description: String { rawValue }
 }

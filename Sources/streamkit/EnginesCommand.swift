@@ -4,6 +4,9 @@ import MediaCore
 /// `streamkit engines`: what this machine can encode and decode, in hardware and in software
 /// (`VTIsHardwareDecodeSupported` and the encoder list, on Linux).
 struct EnginesCommand {
+    /// The command's declaration: no arguments.
+    static let table = OptionTable(command: "engines", summary: "what this machine can encode and decode", options: [])
+
     /// Prints the engines.
     /// - Returns: the exit status.
     func run() -> Int32 {

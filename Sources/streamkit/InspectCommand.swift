@@ -4,24 +4,29 @@ import Foundation
 /// `streamkit inspect FILE [--nal] [--json]`: explains an H.264/H.265 Annex B or ADTS stream, detected
 /// from its bytes. Prints what it could read, then any errors; exits 1 when there were errors.
 struct InspectCommand {
-    static let usage = "usage: streamkit inspect FILE [--nal] [--json]"
+    /// `FILE`.
+    static let file = PositionalSpec("FILE", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes)")
+    /// `--nal`.
+    static let nal = OptionSpec(flag: "--nal", help: "list every NAL unit")
+    /// `--json`.
+    static let json = OptionSpec(flag: "--json", help: "print one JSON object instead of text")
+
+    /// The command's arguments and options.
+    static let table = OptionTable(
+        command: "inspect", summary: "explain an H.264/H.265 Annex B or ADTS AAC stream", positionals: [file], options: [nal, json],
+        notes: ["Prints what it could read, then any errors with their byte offset; exits 1 when there were errors."])
 
     let path: String
     let listsNALUnits: Bool
     let printsJSON: Bool
 
-    /// Parses the command's arguments.
-    /// - Parameter words: the words after `inspect`.
-    /// - Throws: ``CommandLineError`` for a missing file or an unknown option.
-    init(_ words: [String]) throws(CommandLineError) {
-        let arguments = try CommandLineArguments(words, valueOptions: [])
-        try arguments.rejectUnknown(allowedFlags: ["nal", "json"], allowedOptions: [])
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw .missingArgument("the file to inspect (\(Self.usage))")
-        }
-        self.path = path
-        listsNALUnits = arguments.flags.contains("nal")
-        printsJSON = arguments.flags.contains("json")
+    /// Reads the command's arguments.
+    /// - Parameter parsed: the words after `inspect`, parsed with ``table``.
+    /// - Throws: ``CommandLineError`` for a missing file.
+    init(_ parsed: ParsedOptions) throws(CommandLineError) {
+        path = try parsed.argument(Self.file)
+        listsNALUnits = parsed.isSet(Self.nal)
+        printsJSON = parsed.isSet(Self.json)
     }
 
     /// Runs the command.

@@ -10,11 +10,31 @@ import Synchronization
 /// with parameter sets before every key frame and an ADTS file. Stops after `--frames` frames or on
 /// Ctrl-C, and always finishes both files.
 struct RecordCommand {
-    static let usage = """
-        usage: streamkit record [-o test.h264] [--audio-output test.aac] [--frames 200] [--codec h264|hevc]
-                                [--size 640x480] [--fps 30] [--bitrate 800k] [--gop 30] [--profile baseline|main|high]
-                                [--bframes N] [--engine auto|x264|x265|hardware|native] [--camera DEVICE] [--microphone DEVICE]
-        """
+    // MARK: - Declaration
+
+    /// `--audio-output PATH`.
+    static let audioOutput = OptionSpec("--audio-output", value: "PATH", help: "the ADTS file the microphone goes to",
+                                        default: "test.aac", parse: OptionValueParsers.text)
+    /// `--no-audio`.
+    static let noAudio = OptionSpec(flag: "--no-audio", help: "record the camera only")
+    /// `--camera DEVICE`.
+    static let camera = OptionSpec("--camera", value: "DEVICE", help: "the V4L2 camera, for example /dev/video0",
+                                   shown: "the first camera, else the synthetic one", parse: OptionValueParsers.text)
+    /// `--microphone DEVICE`.
+    static let microphone = OptionSpec("--microphone", value: "DEVICE", help: "the ALSA microphone, for example hw:0",
+                                       shown: "the first microphone, else the synthetic one", parse: OptionValueParsers.text)
+
+    /// The command's options.
+    static let table = OptionTable(
+        command: "record", summary: "camera + microphone → test.h264 + test.aac (the seeds' demo)",
+        options: [
+            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc"),
+            audioOutput, noAudio,
+            CommonOptions.frames.defaulting(to: 200),
+            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.gop,
+            EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, EncodingOptions.audioBitRate, camera, microphone,
+        ],
+        notes: ["Stops after --frames frames or on Ctrl-C, and always finishes both files."])
 
     let options: EncodingOptions
     let videoPath: String
@@ -25,26 +45,24 @@ struct RecordCommand {
     let sampleRate = 44_100
     let channelCount = 1
 
-    /// Parses the command's arguments.
-    /// - Parameter words: the words after `record`.
+    /// Reads the command's options.
+    /// - Parameter parsed: the words after `record`, parsed with ``table``.
     /// - Throws: ``CommandLineError``.
-    init(_ words: [String]) throws(CommandLineError) {
-        let arguments = try CommandLineArguments(words, valueOptions: EncodingOptions.valueOptions)
-        try arguments.rejectUnknown(allowedFlags: ["no-audio"], allowedOptions: [
-            "output", "audio-output", "frames", "codec", "size", "fps", "bitrate", "gop", "profile", "bframes", "engine",
-            "camera", "microphone", "audio-bitrate",
-        ])
-        guard arguments.positionals.isEmpty else { throw .invalidValue("record takes no file argument (use -o)\n\(Self.usage)") }
-        var options = try EncodingOptions(arguments, defaultBitRate: 800_000)
-        if arguments.options["gop"] == nil { options.gop = options.fps }
+    init(_ parsed: ParsedOptions) throws(CommandLineError) {
+        let options = try EncodingOptions(parsed)
         self.options = options
-        videoPath = arguments.options["output"] ?? (options.codec == .hevc ? "test.h265" : "test.h264")
-        audioPath = arguments.flags.contains("no-audio") ? nil : arguments.options["audio-output"] ?? "test.aac"
-        let frames = arguments.options["frames"] ?? "200"
-        guard let count = Int(frames), count > 0 else { throw .invalidValue("--frames \(frames): expected a positive count") }
-        frameCount = count
-        camera = arguments.options["camera"]
-        microphone = arguments.options["microphone"]
+        videoPath = parsed.given(CommonOptions.output) ?? (options.codec == .hevc ? "test.h265" : "test.h264")
+        if parsed.isSet(Self.noAudio) {
+            if let name = parsed.firstGiven(among: [Self.audioOutput, EncodingOptions.audioBitRate, Self.microphone]) {
+                throw .conflict("\(name) does not go with --no-audio")
+            }
+            audioPath = nil
+        } else {
+            audioPath = try parsed.required(Self.audioOutput)
+        }
+        frameCount = try parsed.required(CommonOptions.frames)
+        camera = parsed.given(Self.camera)
+        microphone = parsed.given(Self.microphone)
     }
 
     /// Runs the recording.

@@ -1,47 +1,48 @@
-// streamkit — the seeds' apps on Linux. One sub-command per job.
+// streamkit — the seeds' apps on Linux. One sub-command per job; each declares its options in an
+// OptionTable, from which its usage, `--help` and argument errors are made.
 import Foundation
 
-let usage = """
-    usage: streamkit COMMAND [options]
-
-    commands:
-      record [options]                camera + microphone → test.h264 + test.aac (the seeds' demo)
-      encode INPUT -o OUTPUT [options] .y4m/.yuv/.wav/testsrc/sine → .h264/.h265/.aac
-      decode INPUT -o OUTPUT          .h264/.h265 → .y4m/.yuv, .aac → .wav
-      engines                         what this machine can encode and decode
-      inspect FILE [--nal] [--json]   explain an H.264/H.265 Annex B or ADTS AAC stream
-
-    run `streamkit COMMAND --help` for a command's options
-    """
+/// Every command, in the order `streamkit help` lists them.
+let commands: [OptionTable] = [
+    RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
+]
 
 let words = Array(CommandLine.arguments.dropFirst())
 guard let command = words.first else {
-    printError(usage)
+    printError(Usage.overview(of: commands))
     exit(2)
 }
 let rest = Array(words.dropFirst())
-do {
-    switch command {
-    case "inspect":
-        exit(try InspectCommand(rest).run())
-    case "record":
-        if rest.contains("--help") { print(RecordCommand.usage); exit(0) }
-        exit(try await RecordCommand(rest).run())
-    case "encode":
-        if rest.contains("--help") { print(EncodeCommand.usage); exit(0) }
-        exit(try await EncodeCommand(rest).run())
-    case "decode":
-        if rest.contains("--help") { print(DecodeCommand.usage); exit(0) }
-        exit(try DecodeCommand(rest).run())
-    case "engines":
-        exit(EnginesCommand().run())
-    case "help", "--help", "-h":
-        print(usage)
-    default:
-        printError("unknown command \"\(command)\"\n\(usage)")
+if ["help", "--help", "-h"].contains(command) {
+    guard let name = rest.first else {
+        print(Usage.overview(of: commands))
+        exit(0)
+    }
+    guard rest.count == 1, let table = commands.first(where: { $0.command == name }) else {
+        printError("streamkit help: unknown command \"\(rest.joined(separator: " "))\"\n\n\(Usage.overview(of: commands))")
         exit(2)
     }
+    print(Usage.help(for: table))
+    exit(0)
+}
+guard let table = commands.first(where: { $0.command == command }) else {
+    printError("unknown command \"\(command)\"\n\n\(Usage.overview(of: commands))")
+    exit(2)
+}
+do {
+    let parsed = try table.parse(rest)
+    if parsed.isHelpRequested {
+        print(Usage.help(for: table))
+        exit(0)
+    }
+    switch command {
+    case "inspect": exit(try InspectCommand(parsed).run())
+    case "record": exit(try await RecordCommand(parsed).run())
+    case "encode": exit(try await EncodeCommand(parsed).run())
+    case "decode": exit(try DecodeCommand(parsed).run())
+    default: exit(EnginesCommand().run())
+    }
 } catch {
-    printError("streamkit \(command): \(error)")
+    printError("streamkit \(command): \(error)\n\(Usage.helpPointer(for: command))")
     exit(2)
 }
