@@ -31,7 +31,8 @@ struct RecordCommand {
             CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc"),
             audioOutput, noAudio,
             CommonOptions.frames.defaulting(to: 200),
-            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.gop,
+            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
+            EncodingOptions.gop,
             EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, EncodingOptions.audioBitRate, camera, microphone,
         ],
         notes: ["Stops after --frames frames or on Ctrl-C, and always finishes both files."])
