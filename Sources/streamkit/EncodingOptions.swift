@@ -46,21 +46,31 @@ struct EncodingOptions {
 
     // MARK: Values
 
+    /// The video codec: `--codec`, else the output's, else H.264.
     var codec: CodecType
+    /// The picture width: `--size`, else 640 (an input with its own size replaces it).
     var width: Int
+    /// The picture height: `--size`, else 480.
     var height: Int
     /// The frame rate in use: `--fps`, else 30, else (see ``adoptSourceFrameRate(_:)``) the input's.
     private(set) var fps: Int
     /// Whether `--fps` was given.
     let isFrameRateGiven: Bool
+    /// The average video bit rate: `--bitrate`, else 800k; `nil` with `--qp`.
     var bitRate: Int?
     /// `--gop` as given; `nil` means one key frame per second.
     var gop: Int?
+    /// The profile `--profile` names for ``codec`` (High, or High 4:4:4 Predictive for `--qp 0`, when not given).
     var profile: ProfileLevel.Profile
+    /// `--bframes` as given; `nil` means none.
     var bFrames: Int?
+    /// The engine `--engine NAME` names, if any.
     var engineName: String?
+    /// Which kind of engine `--engine` allows.
     var enginePreference: EnginePreference = .hardwarePreferred
+    /// `--qp` as given.
     var quantizer: Int?
+    /// The AAC bit rate: `--audio-bitrate`, else 96k.
     var audioBitRate: Int
 
     /// Reads the shared options and checks how they combine.
