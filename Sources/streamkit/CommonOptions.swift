@@ -15,7 +15,7 @@ enum CommonOptions {
 
     /// `--pix-fmt`: the layout of raw pictures.
     static let pixelFormat = OptionSpec<PixelFormat>(
-        "--pix-fmt", value: "i420|yv12|nv12|nv21", help: "the layout of raw .yuv pictures (and of testsrc)",
+        "--pix-fmt", value: "i420|yv12|nv12|nv21", help: "the layout of raw pictures (a .yuv input or output, testsrc)",
         default: .i420, shown: "i420",
         parse: OptionValueParsers.choice(of: "pixel format", [
             (["i420", "yuv420p"], .i420), (["yv12"], .yv12), (["nv12"], .nv12), (["nv21"], .nv21),
