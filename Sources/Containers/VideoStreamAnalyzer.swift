@@ -51,6 +51,8 @@ public struct VideoStreamAnalyzer {
     private var lastFrameNumber: Int?
     private var reportedLeadingGarbage = false
     private var reportedProperties = false
+    /// Whether an oversized NAL unit is being skipped (its rest is not reported again).
+    private var skippingOversizedUnit = false
 
     /// Creates an analyser at the start of a stream.
     /// - Parameters:
@@ -157,7 +159,10 @@ public struct VideoStreamAnalyzer {
             process(unit, handle)
         }
         locator.locateNext(in: piece, at: pieceOffset)
-        if locator.hasSeenStartCode { reportLeadingGarbage(handle) }
+        if locator.hasSeenStartCode {
+            reportLeadingGarbage(handle)
+            skippingOversizedUnit = false
+        }
         let heldFrom = locator.next?.header ?? locator.candidate?.header ?? scannerStart
         if summary.byteCount - heldFrom > maximumNALUnitSize {
             skipOversizedUnit(startingAt: heldFrom, lastPiece: piece, handle)
@@ -168,9 +173,12 @@ public struct VideoStreamAnalyzer {
     /// start code.
     private mutating func skipOversizedUnit(startingAt offset: Int, lastPiece: UnsafeRawBufferPointer,
                                             _ handle: (VideoStreamEvent) -> Void) {
-        let what = locator.hasSeenStartCode ? "a NAL unit longer than" : "more than"
-        report(StreamIssue(byteOffset: offset, unitIndex: locator.hasSeenStartCode ? summary.nalUnitCount : nil,
-                           message: "\(what) \(maximumNALUnitSize) bytes without a start code: skipped to the next start code"), handle)
+        if !skippingOversizedUnit {
+            let what = locator.hasSeenStartCode ? "a NAL unit longer than" : "more than"
+            report(StreamIssue(byteOffset: offset, unitIndex: locator.hasSeenStartCode ? summary.nalUnitCount : nil,
+                               message: "\(what) \(maximumNALUnitSize) bytes without a start code: skipped to the next start code"), handle)
+        }
+        skippingOversizedUnit = true
         // Keep the last two bytes, which may begin a start code.
         let tail = UnsafeRawBufferPointer(rebasing: lastPiece[max(0, lastPiece.count - 2)...])
         scanner = AnnexBStreamScanner(maximumNALUnitSize: Int.max >> 2)
