@@ -163,7 +163,11 @@ public struct VideoStreamAnalyzer {
             reportLeadingGarbage(handle)
             skippingOversizedUnit = false
         }
-        let heldFrom = locator.next?.header ?? locator.candidate?.header ?? scannerStart
+        // What the scanner holds: everything since it was made until it sees a start code, then the unit
+        // after the latest start code.
+        let heldFrom = locator.hasSeenStartCode
+            ? locator.next?.header ?? locator.candidate?.header ?? locator.scanPosition
+            : scannerStart
         if summary.byteCount - heldFrom > maximumNALUnitSize {
             skipOversizedUnit(startingAt: heldFrom, lastPiece: piece, handle)
         }

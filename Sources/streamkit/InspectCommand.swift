@@ -32,7 +32,7 @@ struct InspectCommand {
         do {
             source = try FileByteSource(path: path)
         } catch {
-            printError("cannot read \(path): \(error)")
+            printError("\(error)")  // "cannot open PATH: No such file or directory (errno 2)"
             return 1
         }
         if listsNALUnits && source.remainingByteCount == nil {
@@ -53,7 +53,7 @@ struct InspectCommand {
                 if printsJSON { print(JSONValue.object([("error", .string("unrecognised stream: \(error)"))]).text) }
                 printError("\(path): not an H.264 or H.265 Annex B stream, nor ADTS AAC (\(error))")
             case .readFailed:
-                printError("cannot read \(path): \(error)")
+                printError("\(error)")
             }
             return 1
         }

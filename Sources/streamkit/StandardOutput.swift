@@ -26,7 +26,7 @@ struct StandardOutput {
             guard var next = bytes.baseAddress else { return }
             var left = bytes.count
             while left > 0 {
-                let written = Glibc.write(STDOUT_FILENO, next, left)
+                let written = writeToStandardOutput(next, left)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return }  // a closed pipe: nothing more can be written
                 next += written
@@ -34,4 +34,9 @@ struct StandardOutput {
             }
         }
     }
+}
+
+/// `write(2)` to standard output (a free function, so that the name does not resolve to the method).
+private func writeToStandardOutput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(STDOUT_FILENO, bytes, count)
 }
