@@ -4,7 +4,9 @@
 #     ~100 MB and a ~1 GB H.264 stream: wall time (best of 3) and peak resident memory
 #     (`/usr/bin/time -v`), with the ratios. The streams are copies of one real x264 stream made here
 #     with ffmpeg -c:v libx264, written to a temporary folder and removed afterwards (never committed).
-#     Set BASELINE=/path/to/an/older/streamkit to measure it too (before/after in one run).
+#     Set BASELINE=/path/to/an/older/streamkit to measure it too (before/after in one run), and
+#     STREAM=FILE to copy an existing stream instead (for example the shared 720p x264 stream, whose
+#     small frames make many more NAL units per megabyte).
 #  2. Annex B → AVCC conversion vs a plain memory copy of the same bytes (streamkit-benchmark).
 # Usage: scripts/benchmark-inspect.sh [SIZES_IN_MB]   (default "100 1000")
 set -euo pipefail
@@ -24,8 +26,8 @@ bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # About 15 MB of real x264 output: 720p at 6 Mbit/s, B-frames, a key frame every 50 frames.
-piece="$work/piece.h264"
-ffmpeg -v error -f lavfi -i testsrc2=size=1280x720:rate=25 -frames:v 500 -pix_fmt yuv420p \
+piece="${STREAM:-$work/piece.h264}"
+[ -n "${STREAM:-}" ] || ffmpeg -v error -f lavfi -i testsrc2=size=1280x720:rate=25 -frames:v 500 -pix_fmt yuv420p \
     -c:v libx264 -preset veryfast -b:v 6M -g 50 -bf 3 -f h264 "$piece"
 
 python3 - "$bin/streamkit" "$piece" "$work" "${BASELINE:-}" $sizes <<'PY'
