@@ -46,8 +46,9 @@ public enum ElementaryStreamFormat: String, Sendable, Hashable {
         return hevcScore > h264Score ? .hevcAnnexB : .h264AnnexB
     }
 
-    /// ADTS when the first 64 KiB hold at least two frames (or one that fills the data) and nothing but
-    /// ID3v2 tags comes before the first frame.
+    /// ADTS when the first 64 KiB hold at least two frames, or one frame that fills the data, or one
+    /// frame followed by a second one the data cuts short (its header, as far as it arrived, agreeing
+    /// with the first), and nothing but ID3v2 tags comes before the first frame.
     private static func looksLikeADTS(_ bytes: [UInt8]) -> Bool {
         let prefix = Array(bytes.prefix(1 << 16))
         let result = ADTSFrameScanner.scan(prefix)
@@ -57,6 +58,18 @@ public enum ElementaryStreamFormat: String, Sendable, Hashable {
             return false
         }
         guard !lostSyncBeforeFirst else { return false }
-        return result.frames.count >= 2 || first.bytes.count == bytes.count
+        if result.frames.count >= 2 || first.bytes.count == bytes.count { return true }
+        guard result.frames.count == 1, let cut = result.truncation,
+              cut.byteOffset == first.byteOffset + first.bytes.count, result.skipped.allSatisfy({ $0.byteOffset < first.byteOffset }) else {
+            return false
+        }
+        if let header = cut.header {
+            return header.mpegVersion == first.header.mpegVersion && header.audioObjectType == first.header.audioObjectType
+                && header.samplingFrequencyIndex == first.header.samplingFrequencyIndex
+                && header.channelConfiguration == first.header.channelConfiguration
+        }
+        // Less than a header arrived: it must at least begin with the syncword.
+        let tail = prefix[cut.byteOffset...]
+        return tail.count >= 2 && tail[tail.startIndex] == 0xFF && tail[tail.startIndex + 1] & 0xF0 == 0xF0
     }
 }

@@ -3,7 +3,11 @@ import H264
 /// Reads H.264 NAL units for the stream analyser (ITU-T H.264 §7.3.1, §7.4.1.2.3–4, §8.2.1).
 struct H264NALUnitInterpreter: NALUnitInterpreter {
     private var detector = H264AccessUnitDetector()
-    private(set) var properties: StreamProperties?
+    private(set) var properties: VideoStreamProperties?
+    /// Whether the access unit being read carries a recovery point SEI (D.2.8): its picture is a
+    /// random-access point, as ffprobe counts it (an open-GOP I picture, or the start of an
+    /// intra refresh).
+    private var recoveryPointSeen = false
 
     func header(of nalUnit: ArraySlice<UInt8>) -> InterpretedNALUnit {
         guard let first = nalUnit.first else { return InterpretedNALUnit(type: -1, typeName: "empty") }
@@ -15,17 +19,22 @@ struct H264NALUnitInterpreter: NALUnitInterpreter {
         var unit = header(of: nalUnit)
         let result = try detector.process(nalUnit)
         unit.startsAccessUnit = result.startsAccessUnit
+        if result.startsAccessUnit { recoveryPointSeen = false }  // an earlier SEI belonged to the access unit before
         if result.nalUnitHeader.nalUnitType == .sequenceParameterSet, properties == nil,
            let sps = try? H264SequenceParameterSet(nalUnit: nalUnit) {
-            properties = StreamProperties(profile: sps.profileName, level: sps.levelName,
-                                          width: sps.width, height: sps.height, frameRate: sps.frameRate)
+            properties = VideoStreamProperties(codec: .h264, profile: sps.profileName, level: sps.levelName,
+                                               width: sps.width, height: sps.height, frameRate: sps.frameRate)
         }
         if result.nalUnitHeader.nalUnitType == .supplementalEnhancementInformation {
-            _ = try H264SEIMessage.messages(inNALUnit: nalUnit)  // a cut or malformed SEI is an error to report
+            // A cut or malformed SEI is an error to report.
+            let messages = try H264SEIMessage.messages(inNALUnit: nalUnit)
+            if messages.contains(where: { $0.payloadType == .recoveryPoint }) { recoveryPointSeen = true }
         }
         if let picture = result.picture {
+            let isKey = picture.isIDR || recoveryPointSeen
+            recoveryPointSeen = false
             unit.picture = InterpretedPicture(
-                type: Self.frameType(picture.firstSliceType), isKey: picture.isIDR,
+                type: Self.frameType(picture.firstSliceType), isKey: isKey,
                 pictureOrderCount: picture.pictureOrderCount.value, resetsOrder: picture.resetsPictureOrder,
                 isTopField: picture.structure == .frame ? nil : picture.structure == .topField,
                 frameNumber: Int(picture.frameNum))

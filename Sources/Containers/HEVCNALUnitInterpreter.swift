@@ -5,7 +5,7 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
     private var detector = HEVCAccessUnitDetector()
     private var parameterSets = HEVCParameterSets()
     private var counter = HEVCPictureOrderCounter()
-    private(set) var properties: StreamProperties?
+    private(set) var properties: VideoStreamProperties?
     /// The RBSP of the slice segment header being read, reused so that reading one does not allocate.
     private var scratch: [UInt8] = []
 
@@ -25,8 +25,8 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
         case 32...34:
             _ = try parameterSets.insert(nalUnit: nalUnit)
             if header.type.rawValue == 33, properties == nil, let sps = parameterSets.sequenceParameterSets.values.first {
-                properties = StreamProperties(profile: sps.profileName, level: sps.levelName,
-                                              width: sps.width, height: sps.height, frameRate: sps.frameRate)
+                properties = VideoStreamProperties(codec: .hevc, profile: sps.profileName, level: sps.levelName,
+                                                   width: sps.width, height: sps.height, frameRate: sps.frameRate)
             }
         case 36, 37:
             counter.endOfSequence()

@@ -20,7 +20,7 @@ struct InterpretedNALUnit {
 struct InterpretedPicture {
     /// The first slice's type.
     var type: FrameType
-    /// IDR (H.264) or IRAP (H.265).
+    /// IDR or recovery point SEI (H.264), IRAP (H.265).
     var isKey: Bool
     /// The picture order count.
     var pictureOrderCount: Int
@@ -30,15 +30,6 @@ struct InterpretedPicture {
     var isTopField: Bool?
     /// `frame_num` for H.264 fields, to pair complementary fields.
     var frameNumber: Int?
-}
-
-/// The stream-wide facts taken from the first sequence parameter set.
-struct StreamProperties {
-    var profile: String?
-    var level: String?
-    var width: Int
-    var height: Int
-    var frameRate: Double?
 }
 
 /// The codec-specific half of the stream analyser: reads NAL headers, parameter sets and slice headers.
@@ -55,7 +46,7 @@ protocol NALUnitInterpreter {
     mutating func interpret(_ nalUnit: ArraySlice<UInt8>) throws -> InterpretedNALUnit
 
     /// The properties of the stream, once a sequence parameter set has been read.
-    var properties: StreamProperties? { get }
+    var properties: VideoStreamProperties? { get }
 
     /// Whether an unreadable NAL unit should still start an access unit: an AUD, or a slice whose
     /// first syntax element says it is the first of its picture.

@@ -1,3 +1,4 @@
+import AAC
 import MediaCore
 
 /// The picture type of a frame, as ffprobe's `pict_type` names it.
@@ -62,7 +63,8 @@ public struct FrameSummary: Sendable, Hashable {
     public var index: Int
     /// The slice type of the frame's first slice.
     public var type: FrameType
-    /// Whether the frame is a random-access point: IDR (H.264) or IRAP (H.265).
+    /// Whether the frame is a random-access point, as ffprobe counts it: an IDR picture or a picture
+    /// with a recovery point SEI (H.264: open-GOP I pictures, intra refresh), an IRAP picture (H.265).
     public var isKey: Bool
     /// The byte offset where the frame starts in the file (its first start code).
     public var byteOffset: Int
@@ -202,11 +204,30 @@ public struct AudioStreamReport: Sendable, Hashable {
     public var payloadByteCount = 0
     /// Bytes skipped: ID3 tags and data between frames that is not ADTS.
     public var skippedByteCount = 0
-    /// Problems found.
+    /// Frames that carry a `crc_check` (`protection_absent` = 0).
+    public var crcProtectedFrameCount = 0
+    /// Protected frames whose CRC was verified: those with several raw data blocks, whose header
+    /// `crc_check` covers the header alone. (In a frame with one block the CRC also covers parts of
+    /// the raw data block's elements, whose extent only decoding finds; those are counted as
+    /// protected, not checked.)
+    public var crcCheckedFrameCount = 0
+    /// Checked frames whose stored `crc_check` differs from the computed one (each is also an issue).
+    public var crcMismatchCount = 0
+    /// The last frame, when the stream ends inside it.
+    public var truncation: ADTSTruncation?
+    /// The first ``VideoStreamSummary/maximumIssues`` problems found.
     public var issues: [StreamIssue] = []
+    /// How many problems were found in all.
+    public var issueCount = 0
 
     /// Creates an empty report.
     public init() {}
+
+    /// Records a problem, keeping the first ``VideoStreamSummary/maximumIssues``.
+    mutating func record(_ issue: StreamIssue) {
+        issueCount += 1
+        if issues.count < VideoStreamSummary.maximumIssues { issues.append(issue) }
+    }
 
     /// The duration in seconds (1024 samples per raw data block).
     public var duration: Double? {

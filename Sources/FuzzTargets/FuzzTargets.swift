@@ -110,10 +110,23 @@ public enum FuzzTargets {
         }
     }
 
-    /// The `inspect` analysers over the whole input, whatever format it claims to be.
+    /// The `inspect` analysers over the whole input, whatever format it claims to be; the chunked video
+    /// analyser must find the same events whatever the chunk size, and the NAL unit offsets a whole-buffer
+    /// scan finds.
     static func analysers(_ bytes: [UInt8]) {
         _ = ElementaryStreamFormat.detect(bytes)
-        _ = VideoStreamAnalyzer.analyze(bytes, format: .h264AnnexB, listNALUnits: true)
+        let whole = VideoStreamAnalyzer.analyze(bytes, format: .h264AnnexB, listNALUnits: true)
+        precondition(whole.nalUnits.map(\.byteOffset) == AnnexB.nalUnitRanges(in: bytes).map(\.lowerBound), "NAL unit offsets differ")
+        var chunked = VideoStreamAnalyzer(format: .h264AnnexB, reportsNALUnits: true)
+        var frames: [FrameSummary] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + 1 + start % 5)
+            chunked.append(Array(bytes[start..<end])) { if case let .frame(frame) = $0 { frames.append(frame) } }
+            start = end
+        }
+        _ = chunked.finish { if case let .frame(frame) = $0 { frames.append(frame) } }
+        precondition(frames == whole.frames, "chunked analysis differs")
         _ = VideoStreamAnalyzer.analyze(bytes, format: .hevcAnnexB, listNALUnits: true)
         _ = ADTSStreamAnalyzer.analyze(bytes)
     }

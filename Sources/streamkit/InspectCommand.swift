@@ -29,33 +29,67 @@ struct InspectCommand {
         printsJSON = parsed.isSet(Self.json)
     }
 
-    /// Runs the command.
+    /// Runs the command: reads the file in chunks (memory stays flat whatever its size), streaming the
+    /// `--json` frames as they are found. `--nal` lists the NAL units from a second pass over the file.
     /// - Returns: the exit status: 0 when the stream was read without error.
     func run() -> Int32 {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("cannot read \(path): no such file or not readable")
+        var source: FileByteSource
+        do {
+            source = try FileByteSource(path: path)
+        } catch {
+            printError("\(error)")  // "cannot open PATH: No such file or directory (errno 2)"
             return 1
         }
-        let bytes = [UInt8](data)
-        guard let format = ElementaryStreamFormat.detect(bytes) else {
-            let what = bytes.isEmpty ? "the file is empty" : "no H.264/H.265 start codes with valid NAL headers and no ADTS frames found"
-            if printsJSON { print(JSONValue.object([("error", .string("unrecognised stream: \(what)"))]).text) }
-            printError("\(path): not an H.264 or H.265 Annex B stream, nor ADTS AAC (\(what))")
+        if listsNALUnits && source.remainingByteCount == nil {
+            printError("\(path): --nal reads the file twice and needs a regular file, not a pipe or device")
             return 1
         }
-        let report: StreamReport
-        switch format {
-        case .adts: report = .audio(ADTSStreamAnalyzer.analyze(bytes))
-        case .h264AnnexB, .hevcAnnexB:
-            report = .video(VideoStreamAnalyzer.analyze(bytes, format: format, listNALUnits: listsNALUnits))
+        var output = StandardOutput()
+        var json = InspectJSON()
+        let summary: StreamSummary
+        do {
+            summary = try StreamInspector.inspect(&source) { event in
+                if printsJSON { json.take(event, to: &output) }
+            }
+        } catch {
+            output.flush()
+            switch error {
+            case .empty, .unrecognizedFormat:
+                if printsJSON { print(JSONValue.object([("error", .string("unrecognised stream: \(error)"))]).text) }
+                printError("\(path): not an H.264 or H.265 Annex B stream, nor ADTS AAC (\(error))")
+            case .readFailed:
+                printError("\(error)")
+            }
+            return 1
         }
-        if printsJSON {
-            print(InspectJSON.object(for: report, includeNALUnits: listsNALUnits).text)
-        } else {
-            print(InspectText.render(report, path: path, includeNALUnits: listsNALUnits), terminator: "")
+        switch summary {
+        case let .video(video):
+            if printsJSON {
+                json.finish(video, to: &output, listNALUnits: listsNALUnits ? { write in listNALUnits(write) } : nil)
+            } else {
+                output.write(InspectText.render(summary, path: path))
+                if listsNALUnits {
+                    output.write(InspectText.nalUnitTableHeading)
+                    listNALUnits { output.write(InspectText.nalUnitRow($0)) }
+                }
+            }
+        case let .audio(audio):
+            output.write(printsJSON ? InspectJSON.text(for: audio) : InspectText.render(summary, path: path))
         }
-        for issue in report.issues { printError("error: \(issue)") }
-        return report.issues.isEmpty ? 0 : 1
+        output.flush()
+        for issue in summary.issues { printError("error: \(issue)") }
+        if summary.issueCount > summary.issues.count {
+            printError("error: … and \(summary.issueCount - summary.issues.count) more errors")
+        }
+        return summary.issueCount == 0 ? 0 : 1
+    }
+
+    /// The second pass of `--nal`: reads the file again and hands out every NAL unit.
+    private func listNALUnits(_ write: (NALUnitSummary) -> Void) {
+        guard var again = try? FileByteSource(path: path) else { return }
+        _ = try? StreamInspector.inspect(&again, reportsNALUnits: true) { event in
+            if case let .nalUnit(unit) = event { write(unit) }
+        }
     }
 }
 

@@ -2,41 +2,42 @@ import Containers
 
 /// The human-readable `inspect` report.
 enum InspectText {
-    /// Renders a report.
+    /// Renders the summary of a stream (the `--nal` table, if asked for, follows it: ``nalUnitRow(_:)``).
     /// - Parameters:
-    ///   - report: what was read.
+    ///   - summary: what was read.
     ///   - path: the file's path, for the title line.
-    ///   - includeNALUnits: whether to list every NAL unit (`--nal`).
     /// - Returns: the text, ending in a newline.
-    static func render(_ report: StreamReport, path: String, includeNALUnits: Bool) -> String {
+    static func render(_ summary: StreamSummary, path: String) -> String {
         var lines: [String] = []
-        switch report {
+        switch summary {
         case let .video(video):
+            let properties = video.properties
             lines.append("\(path): \(video.codec == .hevc ? "H.265/HEVC" : "H.264/AVC") Annex B elementary stream")
-            lines.append("  profile      \(video.profile ?? "unknown"), level \(video.level ?? "unknown")")
-            if let width = video.width, let height = video.height { lines.append("  size         \(width)x\(height)") }
-            lines.append("  frame rate   \(video.frameRate.map { format($0, decimals: 3) + " fps" } ?? "not signalled")")
+            lines.append("  profile      \(properties?.profile ?? "unknown"), level \(properties?.level ?? "unknown")")
+            if let properties { lines.append("  size         \(properties.width)x\(properties.height)") }
+            lines.append("  frame rate   \(properties?.frameRate.map { format($0, decimals: 3) + " fps" } ?? "not signalled")")
             let counts = video.frameTypeCounts
             let typeText = FrameType.allCases.compactMap { type in counts[type].map { "\(type.rawValue) \($0)" } }.joined(separator: ", ")
-            lines.append("  frames       \(video.frames.count)\(typeText.isEmpty ? "" : " (\(typeText))"), key frames \(video.frames.filter(\.isKey).count)")
-            lines.append("  GOP lengths  \(summarize(video.gopLengths))")
+            lines.append("  frames       \(video.frameCount)\(typeText.isEmpty ? "" : " (\(typeText))"), key frames \(video.keyFrameCount)")
+            lines.append("  GOP lengths  \(summarize(video.gopLengthRuns, omitted: video.omittedGOPCount))")
             lines.append("  NAL units    \(video.nalUnitCount)")
             lines.append("  size         \(video.byteCount) bytes")
             if let rate = video.averageBitRate { lines.append("  bitrate      \(format(rate / 1000, decimals: 1)) kbit/s average") }
-            if includeNALUnits {
-                lines.append("")
-                lines.append("  #      offset      size  type  name")
-                for unit in video.nalUnits {
-                    let extra = unit.referenceIDC.map { "ref_idc \($0)" } ?? unit.temporalID.map { "tid \($0)" } ?? ""
-                    lines.append("  \(pad(unit.index, 5)) \(pad(unit.byteOffset, 10)) \(pad(unit.size, 9))  \(pad(unit.type, 4))  \(unit.typeName)\(extra.isEmpty ? "" : "  (\(extra))")")
-                }
-            }
         case let .audio(audio):
             lines.append("\(path): AAC in ADTS")
             lines.append("  profile      \(audio.profile ?? "unknown")")
             lines.append("  sample rate  \(audio.sampleRate.map { "\($0) Hz" } ?? "unknown")")
             lines.append("  channels     \(audio.channelCount.map(String.init) ?? "defined by a PCE")")
-            lines.append("  frames       \(audio.frameCount) (\(audio.rawDataBlockCount) raw data blocks)")
+            var frames = "  frames       \(audio.frameCount) (\(audio.rawDataBlockCount) raw data blocks)"
+            if let cut = audio.truncation { frames += ", then a truncated frame (\(cut.available) of \(cut.needed) bytes)" }
+            lines.append(frames)
+            if audio.crcProtectedFrameCount > 0 {
+                let unchecked = audio.crcProtectedFrameCount - audio.crcCheckedFrameCount
+                var crc = "  CRC          \(audio.crcProtectedFrameCount) frames protected, \(audio.crcCheckedFrameCount) checked, "
+                crc += "\(audio.crcMismatchCount) \(audio.crcMismatchCount == 1 ? "mismatch" : "mismatches")"
+                if unchecked > 0 { crc += "; \(unchecked) single-block frames not checked (their CRC covers the raw data block's elements)" }
+                lines.append(crc)
+            }
             if let duration = audio.duration { lines.append("  duration     \(format(duration, decimals: 3)) s") }
             if let rate = audio.averageBitRate { lines.append("  bitrate      \(format(rate / 1000, decimals: 1)) kbit/s average") }
             if audio.skippedByteCount > 0 { lines.append("  skipped      \(audio.skippedByteCount) bytes (tags or garbage)") }
@@ -44,18 +45,23 @@ enum InspectText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The heading of the `--nal` table, after a blank line.
+    static let nalUnitTableHeading = "\n  #      offset      size  type  name\n"
+
+    /// One row of the `--nal` table.
+    /// - Parameter unit: the NAL unit.
+    /// - Returns: the row, with its newline.
+    static func nalUnitRow(_ unit: NALUnitSummary) -> String {
+        let extra = unit.referenceIDC.map { "ref_idc \($0)" } ?? unit.temporalID.map { "tid \($0)" } ?? ""
+        return "  \(pad(unit.index, 5)) \(pad(unit.byteOffset, 10)) \(pad(unit.size, 9))  \(pad(unit.type, 4))  \(unit.typeName)\(extra.isEmpty ? "" : "  (\(extra))")\n"
+    }
+
     /// "30 ×3, 12" — runs of equal GOP lengths collapsed.
-    private static func summarize(_ lengths: [Int]) -> String {
-        guard !lengths.isEmpty else { return "no key frame" }
-        var parts: [String] = []
-        var index = 0
-        while index < lengths.count {
-            var run = 1
-            while index + run < lengths.count && lengths[index + run] == lengths[index] { run += 1 }
-            parts.append(run > 1 ? "\(lengths[index]) ×\(run)" : "\(lengths[index])")
-            index += run
-        }
-        return parts.joined(separator: ", ")
+    private static func summarize(_ runs: [GOPLengthRun], omitted: Int) -> String {
+        guard !runs.isEmpty else { return "no key frame" }
+        var text = runs.map { $0.count > 1 ? "\($0.length) ×\($0.count)" : "\($0.length)" }.joined(separator: ", ")
+        if omitted > 0 { text += ", and \(omitted) more" }
+        return text
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
