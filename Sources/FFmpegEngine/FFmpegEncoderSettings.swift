@@ -1,5 +1,5 @@
 #if FFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// What a ``CompressionConfiguration`` becomes for one libavcodec video encoder: the `AVCodecContext`
@@ -156,9 +156,10 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
 
     private static func profileOptionValue(_ profile: ProfileLevel.Profile) -> String {
         switch profile {
-        case .baseline: return "baseline"
+        case .baseline, .constrainedBaseline: return "baseline"
         case .main, .hevcMain: return "main"
         case .high: return "high"
+        case let .other(_, name): return name  // refused by CompressionConfiguration.validate() before this
         }
     }
 
@@ -243,10 +244,11 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
 
     private mutating func applyVAAPI(_ configuration: CompressionConfiguration) throws(CodecError) {
         switch configuration.profileLevel.profile {
-        case .baseline: profile = 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
+        case .baseline, .constrainedBaseline: profile = 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
         case .main: profile = 77
         case .high: profile = 100
         case .hevcMain: profile = 1  // FF_PROFILE_HEVC_MAIN
+        case .other: throw .unsupportedProperty("profileLevel \(configuration.profileLevel)", engine: engineName)
         }
         if let name = try levelName(configuration) {
             let table = configuration.codec == .hevc ? Self.hevcLevels : Self.h264Levels
@@ -265,10 +267,11 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
 
     private mutating func applyV4L2(_ configuration: CompressionConfiguration) throws(CodecError) {
         switch configuration.profileLevel.profile {
-        case .baseline: profile = 578
+        case .baseline, .constrainedBaseline: profile = 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
         case .main: profile = 77
         case .high: profile = 100
-        case .hevcMain: profile = 1
+        case .hevcMain: profile = 1  // FF_PROFILE_HEVC_MAIN
+        case .other: throw .unsupportedProperty("profileLevel \(configuration.profileLevel)", engine: engineName)
         }
         let refused: [(Bool, String)] = [
             (configuration.profileLevel.level != nil, "profileLevel level"),

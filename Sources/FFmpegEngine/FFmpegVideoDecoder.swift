@@ -1,7 +1,7 @@
 #if FFmpeg
 import Bitstream
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// FFmpeg's own H.264 or H.265 decoder behind ``VideoDecoder`` — bit-exact with `ffmpeg -i`.
