@@ -32,7 +32,7 @@ do {
         exit(try await EncodeCommand(rest).run())
     case "decode":
         if rest.contains("--help") { print(DecodeCommand.usage); exit(0) }
-        exit(try DecodeCommand(rest).run())
+        exit(try await DecodeCommand(rest).run())
     case "engines":
         exit(EnginesCommand().run())
     case "help", "--help", "-h":
