@@ -141,6 +141,8 @@ public struct AnnexBFrameAssembler: Sendable {
                 if isVCL(unit) && startsPicture(unit) { skippedBeforeKey += 1 }
                 return
             }
+            // What was gathered so far is a frame of its own: the unreadable unit belongs to the next one.
+            if isVCL(unit) { completeAccessUnit(into: &frames) }
             let skip = Skip.unreadableNALUnit(index: nalIndex, message: "\(error)")
             skips.append(skip)
             frames.append(.skipped(skip))

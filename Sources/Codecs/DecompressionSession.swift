@@ -213,6 +213,7 @@ public final class DecompressionSession: Sendable {
                 // Inside a running stream, a NAL unit that cannot be read breaks the frame it belongs to.
                 let step = state.assembler?.frameDuration ?? MediaTime(value: 1, timescale: 25)
                 let index = state.received
+                state.received += 1
                 let position = FramePosition(index: index, pts: MediaTime(value: Int64(index) * step.value, timescale: step.timescale))
                 try fail(position, reason: skip.description, state: &state)
             }
