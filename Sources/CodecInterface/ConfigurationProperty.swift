@@ -31,7 +31,7 @@ public enum ConfigurationProperty: String, Sendable, Hashable, CustomStringConve
     case channelCount
     /// ``AudioEncoderConfiguration/bitRate``.
     case bitRate
-    /// The capacity of a session's output buffer (``OutputBuffering``).
+    /// The capacity of a session's output buffer (the `outputCapacity` of its initialiser).
     case outputCapacity
 
     /// The property's name as written in Swift.

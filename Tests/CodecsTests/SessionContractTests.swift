@@ -151,6 +151,44 @@ struct SessionContractTests {
         #expect(try FFmpegTestSupport.frameTypes(url).count == frames.count, "ffmpeg decodes every frame that passed")
     }
 
+    @Test("decompression with the drop policy: a stalled consumer gets the newest pictures and a report for each one dropped")
+    func decompressionDropPolicy() async throws {
+        let bytes = try MediaFiles.bytes("encoded/cars_320x240.h264")
+        let session = try DecompressionSession(annexBStreamOf: .h264, outputPolicy: .drop, outputCapacity: 4)
+        for start in stride(from: 0, to: bytes.count, by: 4096) {
+            try await session.decode(annexB: bytes[start..<min(bytes.count, start + 4096)])
+        }
+        let report = try await session.close()
+        var pictures: [MediaTime] = [], dropped: [MediaTime] = []
+        for await output in session.outputs {
+            switch output {
+            case let .picture(picture): pictures.append(picture.pts)
+            case let .droppedPicture(pts): dropped.append(pts)
+            case .withheld: Issue.record("nothing failed")
+            }
+        }
+        #expect(pictures.count == 4 && pictures.count + dropped.count == 30)
+        #expect(dropped + pictures == (dropped + pictures).sorted(), "reports stand in the dropped pictures' places")
+        #expect(report.emitted == 4 && report.dropped == 26 && report.failureCount == 0)
+    }
+
+    @Test("audio: a consumer started after encoding gets every AAC frame")
+    func audioConsumerAfterEncoding() async throws {
+        let session = try AudioEncoderSession(configuration: AudioEncoderConfiguration(sampleRate: 48000, channelCount: 1, bitRate: 64000))
+        var samples = 0
+        for chunk in 0..<12 {
+            let tone = (0..<4000).map { Int16(8000 * sin(Double(chunk * 4000 + $0) * 2 * .pi * 440 / 48000)) }
+            try await session.encode(try AudioBuffer(interleavedInt16: tone, sampleRate: 48000, channelCount: 1))
+            samples += tone.count
+        }
+        let report = try await session.close()
+        var frames: [EncodedAudioFrame] = []
+        for await frame in session.outputs { frames.append(frame) }
+        #expect(frames.count == report.emitted && report.received == 12)
+        // 48 000 samples and the encoder's priming: every input sample is inside one of the frames.
+        #expect(frames.count * 1024 >= samples + 1024 && frames.count <= samples / 1024 + 3)
+    }
+
     // MARK: - Decode failures name their frame
 
     /// 90 frames (key frames at 0, 30, 60), the one at `garbageIndex` with its slice data overwritten.
