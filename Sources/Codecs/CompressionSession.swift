@@ -31,7 +31,6 @@ public final class CompressionSession: Sendable {
     public let outputs: SessionOutputStream<CompressionOutput>
 
     private struct State {
-        var encoder: (any VideoEncoder)?
         var lastPTS: MediaTime?
         var received = 0
         var emitted = 0
@@ -45,6 +44,8 @@ public final class CompressionSession: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The engine: touched only on the worker, outside the lock (callers never wait for it).
+    private let encoder: WorkerConfined<(any VideoEncoder)?>
     private let worker = SessionWorker(label: "streamkit.compression")
 
     /// Creates a session (`VTCompressionSessionCreate`).
@@ -68,7 +69,8 @@ public final class CompressionSession: Sendable {
         self.isHardware = engine.isHardware
         self.outputPolicy = outputPolicy
         self.outputs = SessionOutputStream(capacity: outputCapacity)
-        state = Mutex(State(encoder: encoder, averageBitRate: configuration.averageBitRate,
+        self.encoder = WorkerConfined(encoder)
+        state = Mutex(State(averageBitRate: configuration.averageBitRate,
                             dataRateLimits: configuration.dataRateLimits))
     }
 
@@ -112,9 +114,9 @@ public final class CompressionSession: Sendable {
         }
         try CompressionConfiguration.validate(dataRateLimits)
         try await worker.run { () throws(CodecError) in
-            try self.state.withLock { (state: inout State) throws(CodecError) in
-                guard let encoder = state.encoder else { throw CodecError.sessionClosed }
-                try encoder.setRateControl(averageBitRate: averageBitRate, dataRateLimits: dataRateLimits)
+            guard let encoder = self.encoder.value else { throw CodecError.sessionClosed }
+            try encoder.setRateControl(averageBitRate: averageBitRate, dataRateLimits: dataRateLimits)
+            self.state.withLock { state in
                 state.averageBitRate = averageBitRate
                 state.dataRateLimits = dataRateLimits
             }
@@ -141,15 +143,15 @@ public final class CompressionSession: Sendable {
     public func close() async throws(CodecError) -> SessionReport {
         let result: Result<Void, CodecError>
         do throws(CodecError) {
-            try await worker.run { () throws(CodecError) in try self.flushOnWorker() }
+            try await worker.run { () throws(CodecError) in
+                defer { self.encoder.value = nil }
+                try self.flushOnWorker()
+            }
             result = .success(())
         } catch {
             result = .failure(error)
         }
-        let report = state.withLock { state -> SessionReport in
-            state.encoder = nil
-            return SessionReport(received: state.received, emitted: state.emitted, dropped: state.dropped)
-        }
+        let report = state.withLock { SessionReport(received: $0.received, emitted: $0.emitted, dropped: $0.dropped) }
         outputs.finish()
         try result.get()
         return report
@@ -168,28 +170,32 @@ public final class CompressionSession: Sendable {
 
     private func encodeOnWorker(_ picture: PixelBuffer, pts: MediaTime, duration: MediaTime,
                                 forceKeyFrame: Bool) throws(CodecError) {
-        let frames = try state.withLock { (state: inout State) throws(CodecError) -> [EncodedFrame] in
-            guard let encoder = state.encoder else { throw CodecError.sessionClosed }
+        guard let encoder = encoder.value else { throw .sessionClosed }
+        let key = try state.withLock { (state: inout State) throws(CodecError) -> Bool in
             if let last = state.lastPTS, !(last < pts) {
                 throw CodecError.inputMismatch("pts \(pts) does not follow \(last)")
             }
-            let key = forceKeyFrame || state.keyFrameRequested
-            let frames = try encoder.encode(picture, pts: pts, duration: duration, forceKeyFrame: key)
-            state.keyFrameRequested = false
+            defer { state.keyFrameRequested = false }
+            return forceKeyFrame || state.keyFrameRequested
+        }
+        let frames: [EncodedFrame]
+        do throws(CodecError) {
+            frames = try encoder.encode(picture, pts: pts, duration: duration, forceKeyFrame: key)
+        } catch {
+            if key { state.withLock { $0.keyFrameRequested = true } }  // still owed
+            throw error
+        }
+        state.withLock { state in
             state.lastPTS = pts
             state.inFlight[pts] = state.received
             state.received += 1
-            return frames
         }
         deliver(frames)
     }
 
     private func flushOnWorker() throws(CodecError) {
-        let frames = try state.withLock { (state: inout State) throws(CodecError) -> [EncodedFrame] in
-            guard let encoder = state.encoder else { return [] }
-            return try encoder.flush()
-        }
-        deliver(frames)
+        guard let encoder = encoder.value else { return }
+        deliver(try encoder.flush())
         // Whatever is still in flight after a full drain, the engine dropped.
         let missing = state.withLock { state -> [FramePosition] in
             defer { state.inFlight = [:] }

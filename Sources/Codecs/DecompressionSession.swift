@@ -43,7 +43,10 @@ public final class DecompressionSession: Sendable {
 
     private let registry: CodecEngineRegistry
     private let requestedEngine: String?
-    private let state: Mutex<State>
+    /// Touched only on the worker, outside any lock.
+    private let state: WorkerConfined<State>
+    /// What callers may read while the worker runs: engine name, format, skips.
+    private let published: Mutex<(engineName: String?, format: FormatDescription?, skips: [AnnexBFrameAssembler.Skip])>
     private let worker = SessionWorker(label: "streamkit.decompression")
 
     /// Creates a session for frames of a known format.
@@ -65,7 +68,8 @@ public final class DecompressionSession: Sendable {
         self.outputFormat = outputFormat
         self.outputPolicy = outputPolicy
         self.outputs = SessionOutputStream(capacity: outputCapacity)
-        state = Mutex(State(decoder: decoder, format: format, engineName: engine.name))
+        state = WorkerConfined(State(decoder: decoder, format: format, engineName: engine.name))
+        published = Mutex((engine.name, format, []))
     }
 
     /// Creates a session for an Annex B stream whose parameter sets arrive in-band.
@@ -87,17 +91,18 @@ public final class DecompressionSession: Sendable {
         self.outputFormat = outputFormat
         self.outputPolicy = outputPolicy
         self.outputs = SessionOutputStream(capacity: outputCapacity)
-        state = Mutex(State(assembler: AnnexBFrameAssembler(codec: codec)))
+        state = WorkerConfined(State(assembler: AnnexBFrameAssembler(codec: codec)))
+        published = Mutex((nil, nil, []))
     }
 
     /// The engine decoding the stream, once known.
-    public var engineName: String? { state.withLock { $0.engineName } }
+    public var engineName: String? { published.withLock { $0.engineName } }
 
     /// The stream's format, once known.
-    public var format: FormatDescription? { state.withLock { $0.format } }
+    public var format: FormatDescription? { published.withLock { $0.format } }
 
     /// What an Annex B session skipped so far (access units before the first key frame, unreadable NAL units).
-    public var skips: [AnnexBFrameAssembler.Skip] { state.withLock { $0.assembler?.skips ?? [] } }
+    public var skips: [AnnexBFrameAssembler.Skip] { published.withLock { $0.skips } }
 
     /// Decodes one frame (`VTDecompressionSessionDecodeFrame`); its pictures go to ``outputs``.
     /// - Parameter frame: an access unit in AVCC form.
@@ -106,7 +111,7 @@ public final class DecompressionSession: Sendable {
     public func decode(_ frame: EncodedFrame) async throws(CodecError) {
         if outputPolicy == .wait { await outputs.waitForRoom() }
         try await worker.run { () throws(CodecError) in
-            try self.state.withLock { (state: inout State) throws(CodecError) in
+            try self.withState { (state: inout State) throws(CodecError) in
                 guard !state.closed else { throw CodecError.sessionClosed }
                 guard state.assembler == nil else {
                     throw CodecError.inputMismatch("this session decodes Annex B bytes, not EncodedFrames")
@@ -126,7 +131,7 @@ public final class DecompressionSession: Sendable {
     public func decode<Bytes: Sequence & Sendable>(annexB chunk: Bytes) async throws(CodecError) where Bytes.Element == UInt8 {
         if outputPolicy == .wait { await outputs.waitForRoom() }
         try await worker.run { () throws(CodecError) in
-            try self.state.withLock { (state: inout State) throws(CodecError) in
+            try self.withState { (state: inout State) throws(CodecError) in
                 guard !state.closed else { throw CodecError.sessionClosed }
                 guard state.assembler != nil else {
                     throw CodecError.inputMismatch("this session decodes EncodedFrames, not Annex B bytes")
@@ -144,7 +149,7 @@ public final class DecompressionSession: Sendable {
     ///   frame; the engine's ``CodecError`` when it cannot drain.
     public func flush() async throws(CodecError) {
         try await worker.run { () throws(CodecError) in
-            try self.state.withLock { (state: inout State) throws(CodecError) in try self.flush(state: &state) }
+            try self.withState { (state: inout State) throws(CodecError) in try self.flush(state: &state) }
         }
     }
 
@@ -163,11 +168,13 @@ public final class DecompressionSession: Sendable {
                 guard case .undecodableFrame = error else { drainError = error; break }
             }
         }
-        let report = state.withLock { state -> SessionReport in
-            state.decoder = nil
-            state.closed = true
-            return SessionReport(received: state.received, emitted: state.emitted, dropped: state.withheld,
-                                 failures: state.failures, failureCount: state.failureCount)
+        let report = await worker.perform { () -> SessionReport in
+            self.withState { state in
+                state.decoder = nil
+                state.closed = true
+                return SessionReport(received: state.received, emitted: state.emitted, dropped: state.withheld,
+                                     failures: state.failures, failureCount: state.failureCount)
+            }
         }
         outputs.finish()
         if let drainError { throw drainError }
@@ -179,6 +186,15 @@ public final class DecompressionSession: Sendable {
     }
 
     // MARK: - On the worker
+
+    /// Runs `body` on the worker-confined state, then publishes what callers may read.
+    private func withState<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        defer {
+            let snapshot = (state.value.engineName, state.value.format, state.value.assembler?.skips ?? [])
+            published.withLock { $0 = snapshot }
+        }
+        return try body(&state.value)
+    }
 
     private static func check(_ capacity: Int) throws(CodecError) {
         guard capacity >= 2 else {
