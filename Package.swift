@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HEVC", targets: ["HEVC"]),
         .library(name: "AAC", targets: ["AAC"]),
         .library(name: "Containers", targets: ["Containers"]),
+        .library(name: "CodecInterface", targets: ["CodecInterface"]),
         .library(name: "Codecs", targets: ["Codecs"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
@@ -31,12 +32,15 @@ let package = Package(
         .target(name: "H264", dependencies: ["Bitstream"]),
         .target(name: "HEVC", dependencies: ["Bitstream"]),
         .target(name: "AAC", dependencies: ["Bitstream"]),
-        // Layer 3
-        .target(name: "Codecs", dependencies: ["MediaCore", "Bitstream", "H264", "HEVC", "AAC"]),
+        // Layer 3. CodecInterface: the engine protocol, configurations and errors — what an engine needs.
+        // FFmpegEngine (and later the native engine) implement it. Codecs sits on top: the sessions and
+        // the registry whose `default` holds every engine of this build, so it sees the engines.
+        .target(name: "CodecInterface", dependencies: ["MediaCore"]),
+        .target(name: "Codecs", dependencies: ["CodecInterface", "FFmpegEngine", "MediaCore", "Bitstream", "H264", "HEVC", "AAC"]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavcodec libavutil libswscale",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswscale-dev", "pkg-config"])]),
         .target(name: "FFmpegEngine", dependencies: [
-            "Codecs", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
+            "CodecInterface", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
             .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
         ]),
         // Layer 4
@@ -66,7 +70,7 @@ let package = Package(
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "TestSupport"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "MediaCore", "TestSupport"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],

@@ -29,8 +29,20 @@ public struct AnnexBFrameAssembler: Sendable {
         }
     }
 
+    /// One thing the assembler found, in stream order.
+    public enum Event: Sendable, Hashable {
+        /// A complete access unit.
+        case frame(EncodedFrame)
+        /// Data that did not become a frame.
+        case skipped(Skip)
+    }
+
     /// The codec of the stream.
     public let codec: CodecType
+    /// How many bytes were appended so far.
+    public private(set) var byteCount = 0
+    /// How many frames were completed so far.
+    public var frameCount: Int { Int(frameIndex) }
     /// What was skipped so far.
     public private(set) var skips: [Skip] = []
 
@@ -59,22 +71,48 @@ public struct AnnexBFrameAssembler: Sendable {
     /// - Parameter chunk: the next bytes, of any length.
     /// - Returns: the frames completed by them.
     public mutating func append<Bytes: Sequence>(_ chunk: Bytes) -> [EncodedFrame] where Bytes.Element == UInt8 {
-        var frames: [EncodedFrame] = []
-        for unit in scanner.append(chunk) { process(unit, into: &frames) }
-        return frames
+        Self.frames(in: events(appending: chunk))
     }
 
     /// Ends the stream.
     /// - Returns: the last frames.
     public mutating func finish() -> [EncodedFrame] {
-        var frames: [EncodedFrame] = []
-        if let last = scanner.finish() { process(last, into: &frames) }
-        completeAccessUnit(into: &frames)
-        if skippedBeforeKey > 0 { skips.insert(.beforeFirstKeyFrame(accessUnits: skippedBeforeKey), at: 0); skippedBeforeKey = 0 }
-        return frames
+        Self.frames(in: finishEvents())
     }
 
-    private mutating func process(_ unit: [UInt8], into frames: inout [EncodedFrame]) {
+    /// Adds bytes of the stream.
+    /// - Parameter chunk: the next bytes, of any length.
+    /// - Returns: the frames completed by them and what was skipped, in stream order.
+    public mutating func events<Bytes: Sequence>(appending chunk: Bytes) -> [Event] where Bytes.Element == UInt8 {
+        var events: [Event] = []
+        byteCount += chunk.withContiguousStorageIfAvailable(\.count) ?? chunk.reduce(0) { count, _ in count + 1 }
+        for unit in scanner.append(chunk) { process(unit, into: &events) }
+        return events
+    }
+
+    /// Ends the stream.
+    /// - Returns: the last frames and what was skipped, in stream order.
+    public mutating func finishEvents() -> [Event] {
+        var events: [Event] = []
+        if let last = scanner.finish() { process(last, into: &events) }
+        completeAccessUnit(into: &events)
+        if skippedBeforeKey > 0 {
+            let skip = Skip.beforeFirstKeyFrame(accessUnits: skippedBeforeKey)
+            skips.insert(skip, at: 0)
+            events.append(.skipped(skip))
+            skippedBeforeKey = 0
+        }
+        return events
+    }
+
+    private static func frames(in events: [Event]) -> [EncodedFrame] {
+        events.compactMap { event in
+            if case let .frame(frame) = event { return frame }
+            return nil
+        }
+    }
+
+    private mutating func process(_ unit: [UInt8], into frames: inout [Event]) {
         defer { nalIndex += 1 }
         let starts: Bool
         let isKey: Bool
@@ -103,7 +141,11 @@ public struct AnnexBFrameAssembler: Sendable {
                 if isVCL(unit) && startsPicture(unit) { skippedBeforeKey += 1 }
                 return
             }
-            skips.append(.unreadableNALUnit(index: nalIndex, message: "\(error)"))
+            // What was gathered so far is a frame of its own: the unreadable unit belongs to the next one.
+            if isVCL(unit) { completeAccessUnit(into: &frames) }
+            let skip = Skip.unreadableNALUnit(index: nalIndex, message: "\(error)")
+            skips.append(skip)
+            frames.append(.skipped(skip))
             return
         }
         if starts { completeAccessUnit(into: &frames) }
@@ -112,7 +154,7 @@ public struct AnnexBFrameAssembler: Sendable {
         if isKey { pendingIsKey = true }
     }
 
-    private mutating func completeAccessUnit(into frames: inout [EncodedFrame]) {
+    private mutating func completeAccessUnit(into frames: inout [Event]) {
         defer { pending = []; pendingIsKey = false }
         guard !pending.isEmpty else { return }
         if !started {
@@ -128,8 +170,8 @@ public struct AnnexBFrameAssembler: Sendable {
         data.reserveCapacity(pending.reduce(0) { $0 + $1.count + 4 })
         for unit in pending { try? AVCC.append(unit, lengthSize: 4, to: &data) }
         let time = MediaTime(value: frameIndex * frameDuration.value, timescale: frameDuration.timescale)
-        frames.append(EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration,
-                                   format: description))
+        frames.append(.frame(EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration,
+                                          format: description)))
         frameIndex += 1
     }
 
@@ -152,14 +194,14 @@ public struct AnnexBFrameAssembler: Sendable {
             guard let vps = parameterSets[32], let spsBytes = parameterSets[33], let pps = parameterSets[34],
                   let sps = try? HEVCSequenceParameterSet(nalUnit: spsBytes) else { return nil }
             setFrameRate(sps.frameRate)
-            format = FormatDescription(codec: .hevc, width: sps.width, height: sps.height, profile: sps.profileName ?? "unknown",
-                                       level: sps.levelName, parameterSets: [vps, spsBytes, pps])
+            format = FormatDescription(codec: .hevc, width: sps.width, height: sps.height, profileLevel: ProfileLevel(codec: .hevc, profileNamed: sps.profileName ?? "unknown", level: sps.levelName),
+                                       parameterSets: [vps, spsBytes, pps])
         default:
             guard let spsBytes = parameterSets[7], let pps = parameterSets[8],
                   let sps = try? H264SequenceParameterSet(nalUnit: spsBytes) else { return nil }
             setFrameRate(sps.frameRate)
-            format = FormatDescription(codec: .h264, width: sps.width, height: sps.height, profile: sps.profileName,
-                                       level: sps.levelName, parameterSets: [spsBytes, pps])
+            format = FormatDescription(codec: .h264, width: sps.width, height: sps.height, profileLevel: ProfileLevel(codec: .h264, profileNamed: sps.profileName, level: sps.levelName),
+                                       parameterSets: [spsBytes, pps])
         }
         return format
     }

@@ -2,11 +2,12 @@ import MediaCore
 import Synchronization
 
 /// An AAC encoder session — StreamKit's `AudioConverterNewSpecific` (PCM → AAC-LC) as the seeds' apps
-/// use it: give it PCM of any length, get raw AAC frames of 1024 samples, put them in ADTS with
-/// `ADTSWriter`.
+/// use it: give it PCM of any length, read raw AAC frames of 1024 samples from ``outputs``, put them in
+/// ADTS with `ADTSWriter`.
 ///
-/// Output arrives from the return values, from ``frames`` (an `AsyncStream`), and from the callback.
-/// ``flush()`` encodes the buffered tail; nothing is lost.
+/// ``outputs`` is made with the session and bounded: ``encode(_:)`` waits while it is full
+/// (backpressure), so a consumer started before, during or after encoding gets every frame. The engine
+/// runs on the session's own serial worker. ``flush()`` encodes the buffered tail; nothing is lost.
 public final class AudioEncoderSession: Sendable {
     /// The properties the session was created with.
     public let configuration: AudioEncoderConfiguration
@@ -14,81 +15,91 @@ public final class AudioEncoderSession: Sendable {
     public let engineName: String
     /// The format of the frames produced (rate, channels, AudioSpecificConfig).
     public let format: AudioFormatDescription
-    /// Every frame from the first time this is read, in order; finishes on ``close()``.
-    /// Read it before encoding (nothing is buffered for it until then).
-    public var frames: AsyncStream<EncodedAudioFrame> { outputStream.stream }
+    /// Every frame, in order; finishes after ``close()``.
+    public let outputs: SessionOutputStream<EncodedAudioFrame>
 
-    private let encoder: Mutex<(any AudioEncoder)?>
-    private let outputStream = SessionOutputStream<EncodedAudioFrame>()
-    private let handler: (@Sendable (EncodedAudioFrame) -> Void)?
+    private struct State {
+        var encoder: (any AudioEncoder)?
+        var received = 0
+        var emitted = 0
+    }
+
+    private let state: Mutex<State>
+    private let worker = SessionWorker(label: "streamkit.audio-encoder")
 
     /// Creates a session.
     /// - Parameters:
     ///   - configuration: sample rate, channels and bit rate; checked first.
-    ///   - registry: the engines to choose from.
-    ///   - outputHandler: called with every frame, in order.
+    ///   - registry: the engines to choose from (every engine of this build by default).
+    ///   - outputCapacity: the most frames ``outputs`` holds before ``encode(_:)`` waits (at least 2).
     /// - Throws: ``CodecError`` for an invalid configuration or no engine.
-    public init(configuration: AudioEncoderConfiguration, registry: CodecEngineRegistry,
-                outputHandler: (@Sendable (EncodedAudioFrame) -> Void)? = nil) throws(CodecError) {
+    public init(configuration: AudioEncoderConfiguration, registry: CodecEngineRegistry = .default,
+                outputCapacity: Int = 256) throws(CodecError) {
         try configuration.validate()
+        guard outputCapacity >= 2 else {
+            throw .invalidConfiguration(property: .outputCapacity, reason: "must be at least 2, got \(outputCapacity)")
+        }
         let engine = try registry.audioEncoderEngine(for: configuration)
         let encoder = try engine.makeAudioEncoder(configuration)
         self.configuration = configuration
         self.engineName = engine.name
         self.format = encoder.format
-        self.handler = outputHandler
-        self.encoder = Mutex(encoder)
+        self.outputs = SessionOutputStream(capacity: outputCapacity)
+        state = Mutex(State(encoder: encoder))
     }
 
-    /// Encodes PCM.
+    /// Encodes PCM; the frames that become ready go to ``outputs``. Waits first while ``outputs`` is full.
     /// - Parameter audio: samples at the session's rate and channel count.
-    /// - Returns: the frames that became ready.
-    /// - Throws: ``CodecError/inputMismatch(_:)`` for the wrong rate or channel count.
-    @discardableResult
-    public func encode(_ audio: AudioBuffer) throws(CodecError) -> [EncodedAudioFrame] {
+    /// - Throws: ``CodecError/inputMismatch(_:)`` for the wrong rate or channel count,
+    ///   ``CodecError/sessionClosed``, or the engine's ``CodecError``.
+    public func encode(_ audio: AudioBuffer) async throws(CodecError) {
         guard audio.sampleRate == configuration.sampleRate, audio.channelCount == configuration.channelCount else {
             throw .inputMismatch("audio is \(audio.sampleRate) Hz × \(audio.channelCount), session is "
                 + "\(configuration.sampleRate) Hz × \(configuration.channelCount)")
         }
-        let frames = try encoder.withLock { (encoder: inout (any AudioEncoder)?) throws(CodecError) -> [EncodedAudioFrame] in
-            guard let active = encoder else { throw CodecError.sessionClosed }
-            return try active.encode(audio)
+        await outputs.waitForRoom()
+        try await worker.run { () throws(CodecError) in
+            let frames = try self.state.withLock { (state: inout State) throws(CodecError) -> [EncodedAudioFrame] in
+                guard let encoder = state.encoder else { throw CodecError.sessionClosed }
+                state.received += 1
+                let frames = try encoder.encode(audio)
+                state.emitted += frames.count
+                return frames
+            }
+            for frame in frames { self.outputs.append(frame, isMedia: true, tag: 0) }
         }
-        deliver(frames)
-        return frames
     }
 
     /// Encodes whatever is buffered (the last frame padded with silence) and drains the encoder.
-    /// - Returns: the remaining frames.
-    /// - Throws: ``CodecError``.
-    @discardableResult
-    public func flush() throws(CodecError) -> [EncodedAudioFrame] {
-        let frames = try encoder.withLock { (encoder: inout (any AudioEncoder)?) throws(CodecError) -> [EncodedAudioFrame] in
-            guard let active = encoder else { return [] }
-            return try active.flush()
+    /// - Throws: the engine's ``CodecError``.
+    public func flush() async throws(CodecError) {
+        try await worker.run { () throws(CodecError) in
+            let frames = try self.state.withLock { (state: inout State) throws(CodecError) -> [EncodedAudioFrame] in
+                guard let encoder = state.encoder else { return [] }
+                let frames = try encoder.flush()
+                state.emitted += frames.count
+                return frames
+            }
+            for frame in frames { self.outputs.append(frame, isMedia: true, tag: 0) }
         }
-        deliver(frames)
-        return frames
     }
 
-    /// Flushes and ends the session; ``frames`` finishes.
-    /// - Returns: the frames that were still pending.
-    @discardableResult
-    public func close() -> [EncodedAudioFrame] {
-        let frames = (try? flush()) ?? []
-        encoder.withLock { $0 = nil }
-        outputStream.finish()
-        return frames
+    /// Flushes and ends the session; ``outputs`` finishes once read.
+    /// - Returns: how many PCM buffers went in and frames came out.
+    /// - Throws: the engine's ``CodecError`` when it could not drain (the session is closed anyway).
+    public func close() async throws(CodecError) -> SessionReport {
+        var drainError: CodecError?
+        do throws(CodecError) { try await flush() } catch { drainError = error }
+        let report = state.withLock { state -> SessionReport in
+            state.encoder = nil
+            return SessionReport(received: state.received, emitted: state.emitted, dropped: 0)
+        }
+        outputs.finish()
+        if let drainError { throw drainError }
+        return report
     }
 
     deinit {
-        outputStream.finish()
-    }
-
-    private func deliver(_ frames: [EncodedAudioFrame]) {
-        for frame in frames {
-            outputStream.yield(frame)
-            handler?(frame)
-        }
+        outputs.finish()
     }
 }

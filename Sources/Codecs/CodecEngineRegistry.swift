@@ -85,11 +85,19 @@ public struct CodecEngineRegistry: Sendable {
         throw .noEngine(Self.installHint(codec: codec, verb: verb, registered: engines.map(\.name)))
     }
 
-    /// What to do when no engine fits: which packages and build switch bring one.
+    /// What to do when no engine fits: with the FFmpeg engine built in, which libavcodec parts are
+    /// missing on this machine; without it, which packages and build switch bring one.
     static func installHint(codec: CodecType, verb: String, registered: [String]) -> String {
         let have = registered.isEmpty ? "this build has no codec engine" : "engines in this build: \(registered.joined(separator: ", "))"
+        #if FFmpeg
+        let library = codec == .h264 ? "libx264" : codec == .hevc ? "libx265" : "aac"
+        return "no engine can \(verb) \(codec.rawValue): \(have). This build has the FFmpeg engine, but libavcodec on "
+            + "this machine has no \(verb == "encode" ? "\(library) encoder" : "\(codec.rawValue) decoder") "
+            + "(see `ffmpeg -hide_banner -\(verb == "encode" ? "encoders" : "decoders")`)."
+        #else
         return "no engine can \(verb) \(codec.rawValue): \(have). Install FFmpeg's libraries "
             + "(apt-get install libavcodec-dev libavutil-dev libswscale-dev pkg-config) and build with "
             + "`swift build --traits FFmpeg` (scripts/demo.sh does both)."
+        #endif
     }
 }

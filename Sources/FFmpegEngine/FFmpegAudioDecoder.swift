@@ -1,6 +1,6 @@
 #if FFmpeg
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// FFmpeg's AAC decoder behind ``AudioDecoder``: raw access units in, PCM out (Float32 planar, the

@@ -1,7 +1,7 @@
 #if FFmpeg
 import AAC
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// FFmpeg's native AAC-LC encoder (`aac`) behind ``AudioEncoder``.
@@ -30,7 +30,7 @@ final class FFmpegAudioEncoder: AudioEncoder {
 
     /// Opens the encoder.
     /// - Parameter configuration: sample rate, channels and bit rate (checked again here).
-    /// - Throws: ``CodecError/invalidConfiguration(_:)`` for values AAC cannot carry;
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for values AAC cannot carry;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message when it cannot be opened.
     init(configuration: AudioEncoderConfiguration) throws(CodecError) {
         try configuration.validate()

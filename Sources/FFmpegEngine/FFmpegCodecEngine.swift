@@ -1,5 +1,5 @@
 #if FFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// A codec engine backed by the system's libavcodec: libx264 or libx265 with FFmpeg's own decoder,

@@ -1,5 +1,5 @@
 #if FFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// What a ``CompressionConfiguration`` becomes for one libavcodec video encoder: the `AVCodecContext`
@@ -157,21 +157,23 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     /// The `profile` AVOption of libx264 and NVENC (which spell High 4:4:4 Predictive differently).
     private static func profileOptionValue(_ profile: ProfileLevel.Profile, family: FFmpegEncoderFamily) -> String {
         switch profile {
-        case .baseline: return "baseline"
+        case .baseline, .constrainedBaseline: return "baseline"
         case .main, .hevcMain: return "main"
         case .high: return "high"
         case .high444Predictive: return family == .nvenc ? "high444p" : "high444"
+        case let .other(_, name): return name  // refused by CompressionConfiguration.validate() before this
         }
     }
 
     /// `AVCodecContext.profile` for the encoders that take it as a number (`FF_PROFILE_…`).
-    private static func profileNumber(_ profile: ProfileLevel.Profile) -> Int32 {
-        switch profile {
-        case .baseline: return 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
+    private func profileNumber(_ profileLevel: ProfileLevel) throws(CodecError) -> Int32 {
+        switch profileLevel.profile {
+        case .baseline, .constrainedBaseline: return 578  // FF_PROFILE_H264_CONSTRAINED_BASELINE
         case .main: return 77
         case .high: return 100
         case .high444Predictive: return 244
         case .hevcMain: return 1  // FF_PROFILE_HEVC_MAIN
+        case .other: throw .unsupportedProperty("profileLevel \(profileLevel)", engine: engineName)
         }
     }
 
@@ -261,7 +263,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     // MARK: - VA-API
 
     private mutating func applyVAAPI(_ configuration: CompressionConfiguration) throws(CodecError) {
-        profile = Self.profileNumber(configuration.profileLevel.profile)
+        profile = try profileNumber(configuration.profileLevel)
         if let name = try levelName(configuration) {
             let table = configuration.codec == .hevc ? Self.hevcLevels : Self.h264Levels
             guard name != "1b" else { throw .unsupportedProperty("profileLevel level 1b", engine: engineName) }
@@ -278,7 +280,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     // MARK: - V4L2 M2M
 
     private mutating func applyV4L2(_ configuration: CompressionConfiguration) throws(CodecError) {
-        profile = Self.profileNumber(configuration.profileLevel.profile)
+        profile = try profileNumber(configuration.profileLevel)
         let refused: [(Bool, String)] = [
             (configuration.profileLevel.level != nil, "profileLevel level"),
             (configuration.entropyMode != nil, "entropyMode"),

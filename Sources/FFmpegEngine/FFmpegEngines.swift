@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// The libavcodec engines this machine really has.

@@ -1,5 +1,5 @@
 #if FFmpeg
-import Codecs
+import CodecInterface
 import H264
 import HEVC
 import MediaCore
@@ -17,8 +17,7 @@ struct FFmpegFormatTracker: Sendable {
     /// - Parameter configuration: the session's properties.
     init(configuration: CompressionConfiguration) {
         current = FormatDescription(codec: configuration.codec, width: configuration.width, height: configuration.height,
-                                    profile: configuration.profileLevel.profileName,
-                                    level: configuration.profileLevel.level ?? "", parameterSets: [])
+                                    profileLevel: configuration.profileLevel, parameterSets: [])
     }
 
     /// Looks at a key frame's NAL units and adopts its parameter sets if they are new. The type is
@@ -46,14 +45,13 @@ struct FFmpegFormatTracker: Sendable {
             if let parsed = try? HEVCSequenceParameterSet(nalUnit: sps) {
                 description.width = parsed.width
                 description.height = parsed.height
-                description.profile = parsed.profileName ?? description.profile
-                description.level = parsed.levelName
+                description.profileLevel = ProfileLevel(codec: .hevc, profileNamed: parsed.profileName ?? "unknown",
+                                                        level: parsed.levelName)
             }
         } else if let parsed = try? H264SequenceParameterSet(nalUnit: sps) {
             description.width = parsed.width
             description.height = parsed.height
-            description.profile = parsed.profileName
-            description.level = parsed.levelName
+            description.profileLevel = ProfileLevel(codec: .h264, profileNamed: parsed.profileName, level: parsed.levelName)
         }
         current = description
     }

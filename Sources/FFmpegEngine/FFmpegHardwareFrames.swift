@@ -1,6 +1,6 @@
 #if FFmpeg
 import CFFmpeg
-import Codecs
+import CodecInterface
 
 /// A VA-API device and a pool of hardware surfaces for one encoder: software pictures are uploaded
 /// into a surface (`av_hwframe_transfer_data`) before they are sent.

@@ -1,6 +1,6 @@
 #if FFmpeg
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// Copies 8-bit 4:2:0 pictures between ``PixelBuffer`` (any of its four layouts, any strides) and

@@ -1,6 +1,6 @@
 #if FFmpeg
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// Moves PCM between ``AudioBuffer`` (Int16 or Float32, interleaved or planar) and the planar or

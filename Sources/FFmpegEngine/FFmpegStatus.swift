@@ -1,6 +1,6 @@
 #if FFmpeg
 import CFFmpeg
-import Codecs
+import CodecInterface
 
 /// Turns libav* return codes into ``CodecError`` values that carry FFmpeg's own message
 /// (`av_strerror`), so a failure reads like `avcodec_open2(libx264): Invalid argument`.

@@ -1,7 +1,7 @@
 #if FFmpeg
 import Bitstream
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// FFmpeg's own H.264 or H.265 decoder behind ``VideoDecoder`` — bit-exact with `ffmpeg -i`.
@@ -53,8 +53,10 @@ final class FFmpegVideoDecoder: VideoDecoder {
         self.packet = packet
         self.converted = converted
         context.pointee.flags |= streamkit_codec_flag_unaligned()
+        // Slice threads only: with frame threads libavcodec reports a bad frame one call per thread later,
+        // against another frame; a session must name the frame that failed (and stop at it).
         context.pointee.thread_count = 0
-        context.pointee.thread_type = streamkit_thread_frame_and_slice()
+        context.pointee.thread_type = streamkit_thread_slice()
         if format.codec == .h264 {
             // Without VUI bitstream_restriction the decoder cannot know how far pictures are reordered; in
             // its default mode it guesses low and drops pictures that turn out late. Strict compliance makes

@@ -1,7 +1,7 @@
 #if FFmpeg
 import Bitstream
 import CFFmpeg
-import Codecs
+import CodecInterface
 import MediaCore
 
 /// A libavcodec video encoder (libx264, libx265 or a hardware wrapper) behind ``VideoEncoder``.
@@ -15,7 +15,7 @@ import MediaCore
 ///
 /// Holds C pointers: a `final class` whose `deinit` frees them; not `Sendable` (sessions serialise calls).
 final class FFmpegVideoEncoder: VideoEncoder {
-    private let settings: FFmpegEncoderSettings
+    private var settings: FFmpegEncoderSettings
     private let codec: UnsafePointer<AVCodec>
     private let inputFormat: AVPixelFormat
     private let hardwareFrames: FFmpegHardwareFrames?
@@ -31,7 +31,7 @@ final class FFmpegVideoEncoder: VideoEncoder {
     ///   - configuration: the session's properties (checked again here).
     ///   - encoderName: the libavcodec encoder, for example `libx264`.
     ///   - engineName: the engine's name, for errors.
-    /// - Throws: ``CodecError/invalidConfiguration(_:)`` for a configuration no engine could honour;
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a configuration no engine could honour;
     ///   ``CodecError/unsupportedProperty(_:engine:)`` for a property this encoder cannot honour;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message when it cannot be opened.
     init(configuration: CompressionConfiguration, encoderName: String, engineName: String) throws(CodecError) {
@@ -113,6 +113,41 @@ final class FFmpegVideoEncoder: VideoEncoder {
         let frames = try receivePackets()
         drained = true
         return frames
+    }
+
+    /// Changes the rate control while the encoder runs. libx264 compares `bit_rate`, `rc_max_rate` and
+    /// `rc_buffer_size` of the open `AVCodecContext` with its parameters before every picture and calls
+    /// `x264_encoder_reconfig` when they differ; NVENC does the same (dynamic bitrate). Other encoders
+    /// keep the values they were opened with, so they refuse.
+    /// - Parameters:
+    ///   - averageBitRate: the new average bit rate in bits per second.
+    ///   - dataRateLimits: the new limits; the tightest sets `rc_max_rate` and `rc_buffer_size`.
+    /// - Throws: ``CodecError/unsupportedProperty(_:engine:)`` for an encoder that cannot change while
+    ///   running, for turning rate control on or off (x264 cannot switch between constant quality and
+    ///   ABR, nor turn the VBV on when it was opened without one).
+    func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) throws(CodecError) {
+        let family = FFmpegEncoderFamily(encoderName: settings.encoderName)
+        guard family == .x264 || family == .nvenc else {
+            throw .unsupportedProperty("averageBitRate/dataRateLimits on a running session", engine: settings.engineName)
+        }
+        guard (averageBitRate != nil) == (settings.bitRate != nil) else {
+            throw .unsupportedProperty("averageBitRate turned \(averageBitRate == nil ? "off" : "on") on a running session "
+                + "(set it when the session is created)", engine: settings.engineName)
+        }
+        let tightest = dataRateLimits.min { $0.bitsPerSecond < $1.bitsPerSecond }
+        guard (tightest != nil) == (settings.maxRate != nil) else {
+            throw .unsupportedProperty("dataRateLimits turned \(tightest == nil ? "off" : "on") on a running session "
+                + "(set them when the session is created)", engine: settings.engineName)
+        }
+        settings.bitRate = averageBitRate.map(Int64.init)
+        if let tightest {
+            settings.maxRate = Int64(min(tightest.bitsPerSecond, Double(Int32.max)).rounded())
+            settings.bufferSize = Int32(clamping: tightest.bytes > Int.max / 8 ? Int.max : tightest.bytes * 8)
+        }
+        guard let context else { return }
+        if let value = settings.bitRate { context.pointee.bit_rate = value }
+        if let value = settings.maxRate { context.pointee.rc_max_rate = value }
+        if let value = settings.bufferSize { context.pointee.rc_buffer_size = value }
     }
 
     // MARK: - Private

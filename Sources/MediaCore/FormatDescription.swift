@@ -10,10 +10,8 @@ public struct FormatDescription: Sendable, Hashable {
     public var width: Int
     /// The display height in pixels (after cropping).
     public var height: Int
-    /// The profile name, for example "High" or "Main".
-    public var profile: String
-    /// The level, for example "3.1".
-    public var level: String
+    /// The profile and level the stream's SPS names (``ProfileLevel/level`` is `nil` while unknown).
+    public var profileLevel: ProfileLevel
     /// The parameter-set NAL units: SPS, PPS (H.264) or VPS, SPS, PPS (H.265).
     public var parameterSets: [[UInt8]]
     /// The size of each NAL unit's length prefix in ``EncodedFrame/data``: 1, 2 or 4.
@@ -24,17 +22,15 @@ public struct FormatDescription: Sendable, Hashable {
     ///   - codec: H.264 or H.265.
     ///   - width: display width in pixels.
     ///   - height: display height in pixels.
-    ///   - profile: the profile name.
-    ///   - level: the level name.
+    ///   - profileLevel: the profile and level.
     ///   - parameterSets: SPS, PPS (H.264) or VPS, SPS, PPS (H.265), without start codes.
     ///   - nalUnitLengthSize: the AVCC length size, 4 by default as VideoToolbox uses.
-    public init(codec: CodecType, width: Int, height: Int, profile: String, level: String,
+    public init(codec: CodecType, width: Int, height: Int, profileLevel: ProfileLevel,
                 parameterSets: [[UInt8]], nalUnitLengthSize: Int = 4) {
         self.codec = codec
         self.width = width
         self.height = height
-        self.profile = profile
-        self.level = level
+        self.profileLevel = profileLevel
         self.parameterSets = parameterSets
         self.nalUnitLengthSize = nalUnitLengthSize
     }

@@ -45,7 +45,7 @@ struct DecodeCommand {
 
     /// Runs the decode.
     /// - Returns: the exit status.
-    func run() -> Int32 {
+    func run() async -> Int32 {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
             defer { try? handle.close() }
@@ -62,50 +62,87 @@ struct DecodeCommand {
             if isAudio {
                 return try decodeAudio(head: head, rest: handle)
             }
-            return try decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: handle)
+            return try await decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: handle)
         } catch {
             printError("streamkit decode: \(error)")
             return 1
         }
     }
 
-    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileHandle) throws -> Int32 {
+    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileHandle) async throws -> Int32 {
         let session = try DecompressionSession(annexBStreamOf: codec, registry: EngineSetup.registry(),
                                                outputFormat: output.lowercased().hasSuffix(".y4m") ? .i420 : pixelFormat,
                                                engineName: engineName)
-        var y4m: Y4MWriter<FileByteSink>?
-        var raw: FileByteSink?
-        var pictures = 0
-        func write(_ decoded: [DecodedPicture]) throws {
-            for picture in decoded {
-                if output.lowercased().hasSuffix(".y4m") {
-                    if y4m == nil {
-                        let rate = frameRate(of: session.format)
-                        y4m = try Y4MWriter(path: output, header: Y4MHeader(width: picture.picture.width, height: picture.picture.height,
-                                                                            frameRate: rate))
+        let output = self.output
+        // The session's outputs are written on a task of their own while this one feeds the session.
+        let consumer = Task { () -> (pictures: Int, failure: (any Error)?) in
+            var y4m: Y4MWriter<FileByteSink>?
+            var raw: FileByteSink?
+            var pictures = 0
+            var failure: (any Error)?
+            for await item in session.outputs {
+                guard case let .picture(picture) = item, failure == nil else { continue }
+                do {
+                    if output.lowercased().hasSuffix(".y4m") {
+                        if y4m == nil {
+                            let rate = Self.frameRate(of: session.format)
+                            y4m = try Y4MWriter(path: output, header: Y4MHeader(width: picture.picture.width,
+                                                                                height: picture.picture.height, frameRate: rate))
+                        }
+                        try y4m?.write(picture.picture)
+                    } else {
+                        if raw == nil { raw = try FileByteSink(path: output) }
+                        try raw?.write(picture.picture.packedBytes)
                     }
-                    try y4m?.write(picture.picture)
-                } else {
-                    if raw == nil { raw = try FileByteSink(path: output) }
-                    try raw?.write(picture.picture.packedBytes)
+                    pictures += 1
+                } catch {
+                    failure = error
                 }
-                pictures += 1
             }
+            do {
+                try y4m?.finish()
+                try raw?.close()
+            } catch {
+                failure = failure ?? error
+            }
+            return (pictures, failure)
         }
-        try write(session.decode(annexB: head))
-        while let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty {
-            try write(session.decode(annexB: chunk))
+        var failure: (any Error)?
+        do {
+            // A frame that cannot be decoded is reported; decoding goes on at the next key frame.
+            try await Self.decode(head, in: session)
+            while let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try await Self.decode([UInt8](chunk), in: session)
+            }
+        } catch {
+            failure = error
         }
-        try write(session.flush())
-        try y4m?.finish()
-        try raw?.close()
+        do {
+            let report = try await session.close()
+            for error in report.failures { printError("error: \(error)") }
+            if report.dropped > 0 { printError("note: \(report.dropped) frames withheld until the next key frame") }
+        } catch {
+            failure = failure ?? error
+        }
+        let written = await consumer.value
+        if let failure = failure ?? written.failure { throw failure }
+        let pictures = written.pictures
         for skip in session.skips { printError("note: \(skip)") }
         printError("\(session.engineName ?? "no engine"): \(pictures) pictures → \(output)")
         return pictures > 0 ? 0 : 1
     }
 
     /// The Y4M frame rate: the SPS's VUI timing, else 25 fps (what FFmpeg assumes for a raw stream).
-    private func frameRate(of format: FormatDescription?) -> Y4MRatio {
+    /// Decodes a chunk; a frame that cannot be decoded is left for the report of `close()`.
+    private static func decode(_ chunk: [UInt8], in session: DecompressionSession) async throws(CodecError) {
+        do {
+            try await session.decode(annexB: chunk)
+        } catch {
+            guard case .undecodableFrame = error else { throw error }
+        }
+    }
+
+    private static func frameRate(of format: FormatDescription?) -> Y4MRatio {
         var rate: Double?
         if let format {
             switch format.codec {

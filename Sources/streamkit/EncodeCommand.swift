@@ -187,32 +187,42 @@ struct EncodeCommand {
             throw CommandLineError.conflict("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
         }
         let session = try CompressionSession(configuration: options.compressionConfiguration, registry: EngineSetup.registry())
-        var writer = try AnnexBWriter(path: output)
+        let writer = try AnnexBWriter(path: output)
         let progress = ProgressLine(label: "encoding", totalFrames: limit, frameRate: Double(options.fps))
         let frameDuration = MediaTime(value: 1, timescale: Int32(options.fps))
+        // The session's outputs are written on a task of their own while this one feeds the session.
+        let consumer = Task { () -> (any Error)? in
+            var writer = writer
+            var failure: (any Error)?
+            for await item in session.outputs {
+                guard case let .frame(frame) = item, failure == nil else { continue }
+                do {
+                    try writer.write(frame)
+                    progress.videoFrame(bytes: frame.data.count)
+                } catch {
+                    failure = error
+                }
+            }
+            do { try writer.finish() } catch { failure = failure ?? error }
+            return failure
+        }
         var failure: (any Error)?
         var index: Int64 = 0
         do {
             while limit.map({ index < $0 }) ?? true, !Interruption.isRequested {
                 guard let picture = try await source.next() else { break }
                 let pts = MediaTime(value: index, timescale: Int32(options.fps))
-                for frame in try session.encode(picture, pts: pts, duration: frameDuration) {
-                    try writer.write(frame)
-                    progress.videoFrame(bytes: frame.data.count)
-                }
+                try await session.encode(picture, pts: pts, duration: frameDuration)
                 index += 1
             }
         } catch {
             failure = error
         }
-        for frame in session.close() {
-            try writer.write(frame)
-            progress.videoFrame(bytes: frame.data.count)
-        }
-        try writer.finish()
+        do { _ = try await session.close() } catch { failure = failure ?? error }
+        let writeFailure = await consumer.value
         progress.finish()
         if index == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noFrames(input: inputName, output: output)) }
-        if let failure { throw failure }
+        if let failure = failure ?? writeFailure { throw failure }
         let counts = progress.counts
         printError("\(session.engineName): \(counts.frames) frames → \(output)")
         return 0
@@ -235,8 +245,17 @@ struct EncodeCommand {
         }
         let configuration = AudioEncoderConfiguration(sampleRate: rate, channelCount: channels, bitRate: options.audioBitRate)
         let session = try AudioEncoderSession(configuration: configuration, registry: EngineSetup.registry())
-        var writer = try ADTSWriter(path: output)
-        var written = 0
+        let writer = try ADTSWriter(path: output)
+        let consumer = Task { () -> (written: Int, failure: (any Error)?) in
+            var writer = writer
+            var written = 0
+            var failure: (any Error)?
+            for await frame in session.outputs where failure == nil {
+                do { try writer.write(frame); written += 1 } catch { failure = error }
+            }
+            do { try writer.finish() } catch { failure = failure ?? error }
+            return (written, failure)
+        }
         var failure: (any Error)?
         let target = Int((seconds * Double(rate)).rounded())
         var samples = 0
@@ -253,15 +272,16 @@ struct EncodeCommand {
                 }
                 guard let buffer else { break }
                 samples += buffer.frameCount
-                for frame in try session.encode(buffer) { try writer.write(frame); written += 1 }
+                try await session.encode(buffer)
             }
         } catch {
             failure = error
         }
-        for frame in session.close() { try writer.write(frame); written += 1 }
-        try writer.finish()
+        do { _ = try await session.close() } catch { failure = failure ?? error }
+        let result = await consumer.value
+        let written = result.written
         if samples == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noSamples(input: inputName, output: output)) }
-        if let failure { throw failure }
+        if let failure = failure ?? result.failure { throw failure }
         printError("\(session.engineName): \(samples) samples (\(channels) ch, \(rate) Hz) → \(written) AAC frames → \(output)")
         return 0
     }

@@ -6,12 +6,8 @@ import FFmpegEngine
 /// The codec engines this build of `streamkit` has: the FFmpeg engine when built with
 /// `--traits FFmpeg` (probed: only what really works on this machine is listed).
 enum EngineSetup {
-    /// The registry of every available engine.
+    /// The registry of every available engine (the library's default registry).
     static func registry() -> CodecEngineRegistry {
-        var registry = CodecEngineRegistry()
-        #if FFmpeg
-        registry.register(FFmpegEngines.probe())
-        #endif
-        return registry
+        CodecEngineRegistry.default
     }
 }

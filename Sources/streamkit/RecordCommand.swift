@@ -146,30 +146,39 @@ struct RecordCommand {
         defer { done.store(true, ordering: .relaxed) }
         let writer: AnnexBWriter<FileByteSink>
         do { writer = try AnnexBWriter(path: path) } catch { return .failure(error) }
-        var output = writer
-        var written = 0
-        var failure: (any Error)?
-        func write(_ encoded: [EncodedFrame]) throws {
-            for frame in encoded {
-                try output.write(frame)
-                written += 1
-                progress.videoFrame(bytes: frame.data.count)
+        // The session's outputs are written on a task of their own while this one feeds the session.
+        let consumer = Task { () -> (written: Int, failure: (any Error)?) in
+            var output = writer
+            var written = 0
+            var failure: (any Error)?
+            for await item in session.outputs {
+                guard case let .frame(frame) = item, failure == nil else { continue }
+                do {
+                    try output.write(frame)
+                    written += 1
+                    progress.videoFrame(bytes: frame.data.count)
+                } catch {
+                    failure = error
+                }
             }
+            do { try output.finish() } catch { failure = failure ?? error }
+            return (written, failure)
         }
+        var failure: (any Error)?
         do {
             var captured = 0
             while captured < frames, !Interruption.isRequested {
                 guard let frame = try await source.nextFrame() else { break }
-                try write(try session.encode(frame.pixelBuffer, pts: frame.pts, duration: frame.duration))
+                try await session.encode(frame.pixelBuffer, pts: frame.pts, duration: frame.duration)
                 captured += 1
             }
         } catch {
             failure = error
         }
-        do { try write(session.close()) } catch { failure = failure ?? error }
-        do { try output.finish() } catch { failure = failure ?? error }
-        if let failure { return .failure(failure) }
-        return .success(written)
+        do { _ = try await session.close() } catch { failure = failure ?? error }
+        let written = await consumer.value
+        if let failure = failure ?? written.failure { return .failure(failure) }
+        return .success(written.written)
     }
 
     /// Pulls microphone buffers into the AAC encoder and the ADTS file until `seconds` of audio, the end
@@ -178,14 +187,23 @@ struct RecordCommand {
                                     progress: ProgressLine, videoDone: borrowing Atomic<Bool>) async -> Result<Int, any Error> {
         let writer: ADTSWriter<FileByteSink>
         do { writer = try ADTSWriter(path: path) } catch { return .failure(error) }
-        var output = writer
-        var written = 0
-        var failure: (any Error)?
-        func write(_ frames: [EncodedAudioFrame]) throws {
-            for frame in frames { try output.write(frame) }
-            written += frames.count
-            progress.audioFrames(frames.count)
+        let consumer = Task { () -> (written: Int, failure: (any Error)?) in
+            var output = writer
+            var written = 0
+            var failure: (any Error)?
+            for await frame in session.outputs where failure == nil {
+                do {
+                    try output.write(frame)
+                    written += 1
+                    progress.audioFrames(1)
+                } catch {
+                    failure = error
+                }
+            }
+            do { try output.finish() } catch { failure = failure ?? error }
+            return (written, failure)
         }
+        var failure: (any Error)?
         do {
             let target = Int((seconds * Double(session.configuration.sampleRate)).rounded())
             var samples = 0
@@ -194,14 +212,14 @@ struct RecordCommand {
                 guard let captured = try await source.nextBuffer() else { break }
                 let buffer = try captured.buffer.prefix(frameCount: target - samples)
                 samples += buffer.frameCount
-                try write(try session.encode(buffer))
+                try await session.encode(buffer)
             }
         } catch {
             failure = error
         }
-        do { try write(session.close()) } catch { failure = failure ?? error }
-        do { try output.finish() } catch { failure = failure ?? error }
-        if let failure { return .failure(failure) }
-        return .success(written)
+        do { _ = try await session.close() } catch { failure = failure ?? error }
+        let written = await consumer.value
+        if let failure = failure ?? written.failure { return .failure(failure) }
+        return .success(written.written)
     }
 }

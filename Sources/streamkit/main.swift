@@ -39,7 +39,7 @@ do {
     case "inspect": exit(try InspectCommand(parsed).run())
     case "record": exit(try await RecordCommand(parsed).run())
     case "encode": exit(try await EncodeCommand(parsed).run())
-    case "decode": exit(try DecodeCommand(parsed).run())
+    case "decode": exit(try await DecodeCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {

@@ -66,18 +66,20 @@ struct FFmpegEngineProbeTests {
     }
 
     @Test("a session over the engine delivers frames through the session API")
-    func compressionSession() throws {
+    func compressionSession() async throws {
         let registry = CodecEngineRegistry(engines: FFmpegEngines.probe())
         var configuration = CompressionConfiguration(codec: .h264, width: 320, height: 240, profileLevel: .h264Baseline)
         configuration.engineName = "x264"
         let session = try CompressionSession(configuration: configuration, registry: registry)
-        var frames: [EncodedFrame] = []
         for index in 0..<10 {
-            frames += try session.encode(try FFmpegTestSupport.picture(index: index, width: 320, height: 240),
-                                         pts: MediaTime(value: Int64(index), timescale: 30), duration: MediaTime(value: 1, timescale: 30))
+            try await session.encode(try FFmpegTestSupport.picture(index: index, width: 320, height: 240),
+                                     pts: MediaTime(value: Int64(index), timescale: 30), duration: MediaTime(value: 1, timescale: 30))
         }
-        frames += session.close()
+        let report = try await session.close()
+        var frames: [EncodedFrame] = []
+        for await output in session.outputs { if case let .frame(frame) = output { frames.append(frame) } }
         #expect(frames.count == 10)
+        #expect(report == SessionReport(received: 10, emitted: 10, dropped: 0))
         #expect(session.counts.dropped == 0)
     }
 }

@@ -204,7 +204,8 @@ enum FFmpegTestSupport {
 
     /// Access units of an Annex B file as AVCC frames (pts = index / 25 s), ready for a decoder.
     static func encodedFrames(annexB bytes: [UInt8], codec: CodecType) -> [EncodedFrame] {
-        let format = FormatDescription(codec: codec, width: 0, height: 0, profile: "", level: "", parameterSets: [])
+        let format = FormatDescription(codec: codec, width: 0, height: 0,
+                                   profileLevel: ProfileLevel(codec: codec, profileNamed: "", level: nil), parameterSets: [])
         return accessUnits(inAnnexB: bytes, codec: codec).enumerated().map { index, unit in
             var data: [UInt8] = []
             for nal in unit {

@@ -121,7 +121,8 @@ struct FFmpegVideoDecoderTests {
 
     @Test("malformed AVCC framing is a typed error naming where, not a crash; garbage does not crash")
     func badInput() throws {
-        let format = FormatDescription(codec: .h264, width: 0, height: 0, profile: "", level: "", parameterSets: [])
+        let format = FormatDescription(codec: .h264, width: 0, height: 0,
+                                   profileLevel: ProfileLevel(codec: .h264, profileNamed: "", level: nil), parameterSets: [])
         let decoder = try FFmpegTestSupport.engine("x264").makeVideoDecoder(format, output: .i420)
         let truncated = EncodedFrame(data: [0, 0, 0, 50, 0x65, 1, 2], isKeyFrame: true, pts: .zero, dts: .zero,
                                      duration: MediaTime(value: 1, timescale: 30), format: format)
@@ -140,7 +141,8 @@ struct FFmpegVideoDecoderTests {
             _ = try? decoder.decode(frame)
         }
         _ = try? decoder.flush()
-        let hevc = FormatDescription(codec: .hevc, width: 0, height: 0, profile: "", level: "", parameterSets: [])
+        let hevc = FormatDescription(codec: .hevc, width: 0, height: 0,
+                                   profileLevel: ProfileLevel(codec: .hevc, profileNamed: "", level: nil), parameterSets: [])
         #expect(throws: CodecError.self) { _ = try decoder.decode(EncodedFrame(data: [], isKeyFrame: false, pts: .zero, dts: .zero, duration: .zero, format: hevc)) }
     }
 }

@@ -32,7 +32,7 @@ struct FFmpegX264EncoderTests {
         #expect(info["r_frame_rate"] == "30/1")
         // The description built from the in-band SPS says what ffprobe says.
         let format = try #require(frames.first?.format)
-        #expect(format.profile == expectedProfile && format.width == 640 && format.height == 480)
+        #expect(format.profileLevel.profileName == expectedProfile && format.width == 640 && format.height == 480)
         #expect(format.parameterSets.count == 2)
 
         let types = try FFmpegTestSupport.frameTypes(url)
@@ -147,7 +147,7 @@ struct FFmpegX264EncoderTests {
         #expect(info["profile"] == "Main")
         #expect(info["level"] == "31")
         #expect(info["r_frame_rate"] == "25/1")
-        #expect(frames.first?.format.level == "3.1")
+        #expect(frames.first?.format.profileLevel == ProfileLevel(profile: .main, level: "3.1"))
         // entropy_coding_mode_flag is the first bit after two ue(v)s in the PPS: ffmpeg's trace_headers says.
         let trace = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-c", "copy", "-bsf:v", "trace_headers",
                                                       "-f", "null", "-", "-loglevel", "trace"])

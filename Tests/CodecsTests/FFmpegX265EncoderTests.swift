@@ -25,7 +25,7 @@ struct FFmpegX265EncoderTests {
         #expect(info["width"] == "640" && info["height"] == "480")
         #expect(info["r_frame_rate"] == "30/1")
         let format = try #require(frames.first?.format)
-        #expect(format.codec == .hevc && format.profile == "Main" && format.width == 640 && format.height == 480)
+        #expect(format.codec == .hevc && format.profileLevel.profile == .hevcMain && format.width == 640 && format.height == 480)
         #expect(format.parameterSets.map { ($0.first ?? 0) >> 1 & 0x3F } == [32, 33, 34], "VPS, SPS, PPS in that order")
 
         let types = try FFmpegTestSupport.frameTypes(url)
@@ -91,7 +91,7 @@ struct FFmpegX265EncoderTests {
         let frames = try FFmpegTestSupport.encode(configuration, engine: "x265", count: 5)
         let url = try FFmpegTestSupport.write(FFmpegTestSupport.annexB(frames), name: "level.h265")
         #expect(try FFmpegTestSupport.streamInfo(url, entries: "level")["level"] == "93")
-        #expect(frames.first?.format.level == "3.1")
+        #expect(frames.first?.format.profileLevel.level == "3.1")
     }
 
     @Test("entropyMode is refused for H.265 with unsupportedProperty")

@@ -26,7 +26,8 @@ struct AnnexBWriterTests {
         func flush() {
             guard hasSlice else { return }
             let order = codec == .hevc ? [32, 33, 34] : [7, 8]
-            let format = FormatDescription(codec: codec, width: 0, height: 0, profile: "", level: "",
+            let format = FormatDescription(codec: codec, width: 0, height: 0,
+                                   profileLevel: ProfileLevel(codec: codec, profileNamed: "", level: nil),
                                            parameterSets: order.compactMap { parameterSets[$0] })
             var data: [UInt8] = []
             for unit in current { try? AVCC.append(unit, lengthSize: 4, to: &data) }
@@ -177,9 +178,11 @@ struct AnnexBWriterTests {
     @Test("audio, a changing codec and a broken length prefix are refused")
     func errors() throws {
         let time = MediaTime(value: 0, timescale: 1)
-        let format = FormatDescription(codec: .h264, width: 2, height: 2, profile: "", level: "", parameterSets: [[0x67, 1], [0x68, 2]])
+        let format = FormatDescription(codec: .h264, width: 2, height: 2,
+                                   profileLevel: ProfileLevel(codec: .h264, profileNamed: "", level: nil), parameterSets: [[0x67, 1], [0x68, 2]])
         var writer = AnnexBWriter(sink: MemoryByteSink())
-        let audio = FormatDescription(codec: .aac, width: 0, height: 0, profile: "", level: "", parameterSets: [])
+        let audio = FormatDescription(codec: .aac, width: 0, height: 0,
+                                   profileLevel: ProfileLevel(codec: .aac, profileNamed: "", level: nil), parameterSets: [])
         #expect(throws: ContainerWriteError.unsupportedCodec(.aac, frameIndex: 0)) {
             try writer.write(EncodedFrame(data: [], isKeyFrame: true, pts: time, dts: time, duration: time, format: audio))
         }

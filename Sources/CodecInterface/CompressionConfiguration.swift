@@ -57,34 +57,48 @@ public struct CompressionConfiguration: Sendable, Hashable {
     }
 
     /// Checks the values that no engine could honour.
-    /// - Throws: ``CodecError/invalidConfiguration(_:)`` naming the property.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` naming the property.
     public func validate() throws(CodecError) {
-        guard codec.isVideo else { throw .invalidConfiguration("codec \(codec.rawValue) is not a video codec") }
-        guard width > 0, height > 0 else { throw .invalidConfiguration("size \(width)x\(height) must be positive") }
+        func fail(_ property: ConfigurationProperty, _ reason: String) -> CodecError {
+            .invalidConfiguration(property: property, reason: reason)
+        }
+        guard codec.isVideo else { throw fail(.codec, "\(codec.rawValue) is not a video codec") }
+        guard width > 0, height > 0 else { throw fail(.size, "\(width)x\(height) must be positive") }
         guard width % 2 == 0, height % 2 == 0 else {
-            throw .invalidConfiguration("size \(width)x\(height): 4:2:0 needs an even width and height")
+            throw fail(.size, "\(width)x\(height): 4:2:0 needs an even width and height")
         }
         guard profileLevel.codec == codec else {
-            throw .invalidConfiguration("profile \(profileLevel) does not belong to \(codec.rawValue)")
+            throw fail(.profileLevel, "\(profileLevel) does not belong to \(codec.rawValue)")
         }
-        if let averageBitRate, averageBitRate <= 0 { throw .invalidConfiguration("averageBitRate must be positive, got \(averageBitRate)") }
+        if case .other = profileLevel.profile {
+            throw fail(.profileLevel, "\(profileLevel) is not a profile sessions produce")
+        }
+        if let averageBitRate, averageBitRate <= 0 { throw fail(.averageBitRate, "must be positive, got \(averageBitRate)") }
         guard expectedFrameRate > 0, expectedFrameRate.isFinite else {
-            throw .invalidConfiguration("expectedFrameRate must be positive, got \(expectedFrameRate)")
+            throw fail(.expectedFrameRate, "must be positive, got \(expectedFrameRate)")
         }
-        if let maxKeyFrameInterval, maxKeyFrameInterval <= 0 { throw .invalidConfiguration("maxKeyFrameInterval must be positive") }
+        if let maxKeyFrameInterval, maxKeyFrameInterval <= 0 { throw fail(.maxKeyFrameInterval, "must be positive") }
         if let maxKeyFrameIntervalDuration, maxKeyFrameIntervalDuration <= 0 {
-            throw .invalidConfiguration("maxKeyFrameIntervalDuration must be positive")
+            throw fail(.maxKeyFrameIntervalDuration, "must be positive")
         }
-        if let maxBFrames, maxBFrames < 0 { throw .invalidConfiguration("maxBFrames must not be negative") }
-        if let maxFrameDelayCount, maxFrameDelayCount < 0 { throw .invalidConfiguration("maxFrameDelayCount must not be negative") }
-        if let quantizer, !(0...51).contains(quantizer) { throw .invalidConfiguration("quantizer \(quantizer) outside 0...51") }
-        for limit in dataRateLimits where limit.bytes <= 0 || limit.seconds <= 0 {
-            throw .invalidConfiguration("dataRateLimits pair (\(limit.bytes) bytes, \(limit.seconds) s) must be positive")
-        }
+        if let maxBFrames, maxBFrames < 0 { throw fail(.maxBFrames, "must not be negative") }
+        if let maxFrameDelayCount, maxFrameDelayCount < 0 { throw fail(.maxFrameDelayCount, "must not be negative") }
+        if let quantizer, !(0...51).contains(quantizer) { throw fail(.quantizer, "\(quantizer) outside 0...51") }
+        try Self.validate(dataRateLimits)
         if entropyMode == .cabac && profileLevel.isBaseline {
-            throw .invalidConfiguration("entropyMode CABAC is not allowed in the Baseline profile")
+            throw fail(.entropyMode, "CABAC is not allowed in the Baseline profile")
         }
-        if codec == .hevc && entropyMode != nil { throw .invalidConfiguration("entropyMode applies to H.264 only") }
+        if codec == .hevc && entropyMode != nil { throw fail(.entropyMode, "applies to H.264 only") }
+    }
+
+    /// Checks data-rate limits (also when they change on a running session).
+    /// - Parameter limits: the pairs to check.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for ``ConfigurationProperty/dataRateLimits``.
+    public static func validate(_ limits: [DataRateLimit]) throws(CodecError) {
+        for limit in limits where !(limit.bytes > 0 && limit.seconds > 0 && limit.seconds.isFinite) {
+            throw .invalidConfiguration(property: .dataRateLimits,
+                                        reason: "pair (\(limit.bytes) bytes, \(limit.seconds) s) must be positive")
+        }
     }
 
     /// The key-frame interval in frames that the configuration asks for: the tighter of

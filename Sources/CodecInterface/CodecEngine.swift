@@ -92,6 +92,16 @@ public protocol VideoEncoder: AnyObject {
     /// - Returns: the remaining frames in decode order.
     /// - Throws: ``CodecError``.
     func flush() throws(CodecError) -> [EncodedFrame]
+
+    /// Changes the rate control of the running encoder (adaptive bitrate, as
+    /// `VTSessionSetProperty(kVTCompressionPropertyKey_AverageBitRate / _DataRateLimits)` on a live
+    /// session); it applies from the next picture given to ``encode(_:pts:duration:forceKeyFrame:)``.
+    /// - Parameters:
+    ///   - averageBitRate: the new average bit rate in bits per second.
+    ///   - dataRateLimits: the new limits; the tightest sets the VBV max rate and buffer.
+    /// - Throws: ``CodecError/unsupportedProperty(_:engine:)`` when the engine cannot change a value while
+    ///   running (for example turning rate control on for a constant-quality session).
+    func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) throws(CodecError)
 }
 
 /// A running video decoder.
@@ -181,12 +191,16 @@ public struct AudioEncoderConfiguration: Sendable, Hashable {
     }
 
     /// Checks the values no engine could honour.
-    /// - Throws: ``CodecError/invalidConfiguration(_:)``.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` naming the property.
     public func validate() throws(CodecError) {
-        guard codec == .aac else { throw .invalidConfiguration("audio codec \(codec.rawValue) is not supported") }
+        guard codec == .aac else { throw .invalidConfiguration(property: .codec, reason: "\(codec.rawValue) is not supported for audio") }
         let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
-        guard rates.contains(sampleRate) else { throw .invalidConfiguration("AAC sample rate \(sampleRate) is not one of \(rates)") }
-        guard (1...8).contains(channelCount) else { throw .invalidConfiguration("channel count \(channelCount) outside 1...8") }
-        guard bitRate > 0 else { throw .invalidConfiguration("bitrate must be positive, got \(bitRate)") }
+        guard rates.contains(sampleRate) else {
+            throw .invalidConfiguration(property: .sampleRate, reason: "AAC sample rate \(sampleRate) is not one of \(rates)")
+        }
+        guard (1...8).contains(channelCount) else {
+            throw .invalidConfiguration(property: .channelCount, reason: "\(channelCount) outside 1...8")
+        }
+        guard bitRate > 0 else { throw .invalidConfiguration(property: .bitRate, reason: "must be positive, got \(bitRate)") }
     }
 }

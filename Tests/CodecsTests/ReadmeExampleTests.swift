@@ -1,0 +1,45 @@
+import Codecs
+import Foundation
+import Testing
+import TestSupport
+
+/// The README's library example runs (and stays the README's text): with the FFmpeg engine it films,
+/// writes and decodes 60 pictures that ffprobe agrees with; without an engine it fails with the error
+/// that says how to get one.
+struct ReadmeExampleTests {
+    private static let marker = (begin: "// README example begins\n", end: "// README example ends\n")
+
+    @Test("README.md's library example is the code this suite compiles")
+    func readmeShowsTheTestedCode() throws {
+        let tests = MediaFiles.packageRoot.appendingPathComponent("Tests/CodecsTests/ReadmeExample.swift")
+        let source = try String(contentsOf: tests, encoding: .utf8)
+        let readme = try String(contentsOf: MediaFiles.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(source.range(of: Self.marker.begin)), end = try #require(source.range(of: Self.marker.end))
+        let example = String(source[begin.upperBound..<end.lowerBound])
+        #expect(example.split(separator: "\n").count <= 45)
+        let section = try #require(readme.range(of: "## The library\n"), "README.md has a \"## The library\" section")
+        #expect(readme[section.upperBound...].contains("```swift\n" + example + "```\n"), "README.md shows ReadmeExample.swift")
+    }
+
+    #if FFmpeg
+    @Test("the README example films, writes and decodes 60 pictures", .enabled(if: ExternalTool.isRunnable("ffprobe")))
+    func exampleRuns() async throws {
+        let path = try ExternalTool.temporaryDirectory().appendingPathComponent("readme.h264").path
+        #expect(try await recordAndPlayBack(to: path) == 60)
+        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                                        "stream=nb_read_frames,width,height", "-of", "csv=p=0", path])
+        #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "320,240,60")
+    }
+    #else
+    @Test("without an engine the README example fails with the error that says how to get one")
+    func exampleExplainsTheMissingEngine() async throws {
+        let path = try ExternalTool.temporaryDirectory().appendingPathComponent("readme.h264").path
+        await #expect {
+            _ = try await recordAndPlayBack(to: path)
+        } throws: { error in
+            guard case let .noEngine(text) = error as? CodecError else { return false }
+            return text.contains("swift build --traits FFmpeg")
+        }
+    }
+    #endif
+}
