@@ -67,7 +67,7 @@ struct SessionTests {
         }
     }
 
-    @Test func decompressionFromAnAnnexBStreamMatchesFFmpeg() async throws {
+    @Test(.requiresMedia) func decompressionFromAnAnnexBStreamMatchesFFmpeg() async throws {
         let path = MediaFiles.url("encoded/cars_320x240.h264").path
         let session = try DecompressionSession(annexBStreamOf: .h264, registry: registry, outputFormat: .i420)
         let stream = session.pictures
