@@ -135,7 +135,7 @@ struct ADTSFrameScannerTests {
         return (bytes, tagLength, garbageOffset)
     }
 
-    @Test("composite stream: tag, frames, resync over garbage, truncated tail; every byte accounted for")
+    @Test("composite stream: tag, frames, resync over garbage, truncated tail; every byte accounted for", .requiresMedia)
     func compositeWhole() throws {
         let (bytes, tagLength, garbageOffset) = try compositeStream()
         let result = ADTSFrameScanner.scan(bytes)
@@ -155,7 +155,7 @@ struct ADTSFrameScannerTests {
         #expect(accountedBytes(result) == bytes.count)
     }
 
-    @Test("chunked input: a split at every offset gives the same events as one buffer")
+    @Test("chunked input: a split at every offset gives the same events as one buffer", .requiresMedia)
     func everySplit() throws {
         let (bytes, _, _) = try compositeStream()
         var whole = ADTSFrameScanner()
@@ -169,7 +169,7 @@ struct ADTSFrameScannerTests {
         }
     }
 
-    @Test("chunked input: one byte at a time, and uneven pieces, give the same events")
+    @Test("chunked input: one byte at a time, and uneven pieces, give the same events", .requiresMedia)
     func bytewiseAndUneven() throws {
         let (bytes, _, _) = try compositeStream()
         var whole = ADTSFrameScanner()
