@@ -36,30 +36,32 @@ public enum MediaFiles {
         "the shared test media is not at \(root.path) (set \(environmentVariable) to the media folder)"
     }
 
-    /// The tests (and suites) skipped so far for want of the media.
-    private static let skipped = Mutex(0)
+    /// The tests (and suites) that needed the media and did not find it, so far.
+    private static let missed = Mutex(0)
 
-    /// Decides whether a test that needs the media runs: yes if the folder is there; under `CI=true`
-    /// a missing folder is an error (the test fails); else the test is skipped and counted, and the
-    /// count is printed once when the test process ends.
+    /// Decides whether a test that needs the media runs: yes if the folder is there; else the test is
+    /// counted — and the count is printed in one line when the test process ends — and then, under
+    /// `CI=true`, fails (the condition throws), else is skipped.
     /// - Returns: whether the test should run.
     /// - Throws: ``TestFailure`` in CI when the folder is missing.
     static func shouldRunTestNeedingMedia() throws -> Bool {
         if isAvailable { return true }
-        if ExternalTool.isCI { throw TestFailure("CI=true: \(missingReason)") }
-        let isFirst = skipped.withLock { count in
+        let isFirst = missed.withLock { count in
             count += 1
             return count == 1
         }
-        if isFirst { atexit { MediaFiles.printSkipSummary() } }
+        if isFirst { atexit { MediaFiles.printMissingMediaSummary() } }
+        if ExternalTool.isCI { throw TestFailure("CI=true: \(missingReason)") }
         return false
     }
 
-    /// Prints the one line that says how many tests were skipped and why.
-    private static func printSkipSummary() {
-        let count = skipped.withLock { $0 }
+    /// Prints the one line that says how many tests needed the media, what happened to them, and why.
+    private static func printMissingMediaSummary() {
+        let count = missed.withLock { $0 }
         guard count > 0 else { return }
-        let line = "note: skipped \(count) test\(count == 1 ? "" : "s") (functions and suites) that read media: \(missingReason)\n"
+        let tests = "\(count) test\(count == 1 ? "" : "s") (functions and suites) that read media"
+        let line = ExternalTool.isCI ? "error: CI=true: \(tests) failed: \(missingReason)\n"
+                                     : "note: skipped \(tests): \(missingReason)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
