@@ -216,8 +216,8 @@ public struct H264VUIParameters: Sendable, Hashable {
     /// The largest `log2_max_mv_length_horizontal` / `_vertical` accepted: 16.
     ///
     /// The current editions of ITU-T H.264 §E.2.1 say 0…15; earlier editions allowed 0…16 (as H.265's did
-    /// before its 02/2018 edition), and deployed encoders still write 16 — Cisco's openh264 does in every
-    /// stream it makes — which decoders (FFmpeg among them) accept. A stream is not rejected for it.
+    /// before its 02/2018 edition), and deployed encoders still write 16 — Cisco's openh264 does, in every
+    /// stream we made with it — and decoders (FFmpeg among them) accept it. A stream is not rejected for it.
     public static let maximumLog2MvLength: UInt32 = 16
 
     /// Reads `vui_parameters( )` (ITU-T H.264 §E.1.1).
