@@ -3,7 +3,7 @@
 # the Annex B scanners, AVCC framing, H.264/H.265 parameter sets and slice headers, avcC/hvcC,
 # ADTS and AudioSpecificConfig, and the whole `inspect` analysis.
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags]
-# Seeds come from ../shared/media; crashes are written to fuzz-artifacts/ — keep each one in
+# Seeds come from ../shared/media (or $STREAMKIT_MEDIA); crashes are written to fuzz-artifacts/ — keep each one in
 # Tests/FuzzCorpus/ so the test suite replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ bin=".build/fuzz/release/streamkit-fuzz"
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT
 # Seeds: the first 4 KiB of every real stream (parameter sets and first slices live there).
-find ../shared/media -type f \( -name '*.264' -o -name '*.h264' -o -name '*.jsv' -o -name '*.avc' -o -name '*.h265' -o -name '*.adts' \) |
+find "${STREAMKIT_MEDIA:-../shared/media}" -type f \( -name '*.264' -o -name '*.h264' -o -name '*.jsv' -o -name '*.avc' -o -name '*.h265' -o -name '*.adts' \) |
 while read -r file; do head -c 4096 "$file" > "$corpus/$(basename "$file")"; done
 cp Tests/FuzzCorpus/* "$corpus/" 2>/dev/null || true
 

@@ -3,7 +3,11 @@
 # only what is missing.
 #   (no argument)  the test oracles and peers: ffmpeg/ffprobe, x264, x265
 #   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg)
+# Always also: a modern FFmpeg (PyPI's imageio-ffmpeg, a static FFmpeg with libopenh264 and libkvazaar,
+# which Debian's lacks) in a virtual environment at .build/peers-venv, for the tests that check our
+# parsers on streams from those encoders (they find it there, or at $STREAMKIT_MODERN_FFMPEG).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 need=()
 command -v ffmpeg  >/dev/null 2>&1 || need+=(ffmpeg)
@@ -16,6 +20,11 @@ if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
         pkg-config --exists "$lib" 2>/dev/null || need+=("$lib-dev")
     done
 fi
+venv=.build/peers-venv
+if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ] && [ ! -x "$venv/bin/python" ]; then
+    command -v python3 >/dev/null 2>&1 || need+=(python3)
+    python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+fi
 
 if [ "${#need[@]}" -gt 0 ]; then
     echo "installing: ${need[*]}" >&2
@@ -24,4 +33,15 @@ if [ "${#need[@]}" -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $sudo_cmd apt-get update -qq
     $sudo_cmd apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# The modern FFmpeg, into the package's own build folder (nothing system-wide).
+if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ]; then
+    if ! "$venv/bin/python" -c 'import imageio_ffmpeg' >/dev/null 2>&1; then
+        echo "installing: imageio-ffmpeg into $venv" >&2
+        mkdir -p .build
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet imageio-ffmpeg
+    fi
+    echo "modern ffmpeg: $("$venv/bin/python" -c 'import imageio_ffmpeg as i; print(i.get_ffmpeg_exe())')" >&2
 fi

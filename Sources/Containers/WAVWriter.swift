@@ -8,7 +8,8 @@ import MediaCore
 /// ``ByteSink/overwrite(_:at:)`` (files and memory do, pipes do not).
 ///
 /// Up to two channels use the plain `WAVEFORMATEX` header (PCM: 16 bytes; float: 18 bytes plus a
-/// `fact` chunk); more channels use `WAVE_FORMAT_EXTENSIBLE` with no speaker positions assigned.
+/// `fact` chunk); more channels use `WAVE_FORMAT_EXTENSIBLE`, whose `dwChannelMask` is the
+/// ``channelMask`` given (no speaker positions assigned without one).
 public struct WAVWriter<Sink: ByteSink> {
     /// The largest file RIFF's 32-bit sizes can describe.
     public static var maximumFileSize: Int { Int(UInt32.max) }
@@ -19,6 +20,9 @@ public struct WAVWriter<Sink: ByteSink> {
     public let channelCount: Int
     /// How samples are stored in the file.
     public let sampleFormat: SampleFormat
+    /// The speakers the channels feed, written as `dwChannelMask` of an extensible header; `nil`
+    /// (written as 0) assigns none.
+    public let channelMask: WAVChannelMask?
     /// The sink; with ``MemoryByteSink`` its `bytes` hold the file.
     public private(set) var sink: Sink
     /// The sample frames written so far.
@@ -34,18 +38,26 @@ public struct WAVWriter<Sink: ByteSink> {
     ///   - sampleRate: samples per second, 1...2³¹−1.
     ///   - channelCount: 1...65535.
     ///   - sampleFormat: 16-bit PCM (`.int16`) or 32-bit float (`.float32`).
+    ///   - channelMask: the speakers the channels feed, in mask order (for example
+    ///     ``WAVChannelMask/init(aacChannelConfiguration:)``); it must name `channelCount` speakers.
+    ///     Used when the header is extensible (more than two channels).
     /// - Throws: ``ContainerWriteError/invalidConfiguration(_:)`` for a rate or channel count WAV cannot
-    ///   hold, ``ContainerWriteError/io(_:)`` when the sink fails.
-    public init(sink: Sink, sampleRate: Int, channelCount: Int, sampleFormat: SampleFormat = .int16) throws(ContainerWriteError) {
+    ///   hold or a mask with another number of speakers, ``ContainerWriteError/io(_:)`` when the sink fails.
+    public init(sink: Sink, sampleRate: Int, channelCount: Int, sampleFormat: SampleFormat = .int16,
+                channelMask: WAVChannelMask? = nil) throws(ContainerWriteError) {
         guard (1...Int(Int32.max)).contains(sampleRate) else { throw .invalidConfiguration("WAV sample rate \(sampleRate) outside 1...\(Int32.max)") }
         guard (1...0xFFFF).contains(channelCount) else { throw .invalidConfiguration("WAV channel count \(channelCount) outside 1...65535") }
         let blockAlign = channelCount * sampleFormat.byteCount
         guard blockAlign <= 0xFFFF, sampleRate * blockAlign <= Int(UInt32.max) else {
             throw .invalidConfiguration("WAV cannot hold \(channelCount) channels at \(sampleRate) Hz (nBlockAlign or nAvgBytesPerSec too large)")
         }
+        if let channelMask, channelMask.speakerCount != channelCount {
+            throw .invalidConfiguration("WAV channel mask \(channelMask) names \(channelMask.speakerCount) speakers for \(channelCount) channels")
+        }
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.sampleFormat = sampleFormat
+        self.channelMask = channelMask
         self.sink = sink
 
         let isFloat = sampleFormat == .float32
@@ -56,7 +68,7 @@ public struct WAVWriter<Sink: ByteSink> {
         var fmt: [UInt8] = Self.le16(Int(tag)) + Self.le16(channelCount) + Self.le32(sampleRate)
         fmt += Self.le32(sampleRate * blockAlign) + Self.le16(blockAlign) + Self.le16(8 * sampleFormat.byteCount)
         if extensible {
-            fmt += Self.le16(22) + Self.le16(8 * sampleFormat.byteCount) + Self.le32(0)
+            fmt += Self.le16(22) + Self.le16(8 * sampleFormat.byteCount) + Self.le32(Int(channelMask?.rawValue ?? 0))
             fmt += Self.le32(Int(isFloat ? WAVFormat.floatTag : WAVFormat.pcmTag)) + WAVFormat.subformatGUIDSuffix
         } else if isFloat {
             fmt += Self.le16(0)  // cbSize: non-PCM formats carry it
@@ -167,11 +179,14 @@ extension WAVWriter where Sink == FileByteSink {
     ///   - sampleRate: samples per second.
     ///   - channelCount: the number of channels.
     ///   - sampleFormat: 16-bit PCM or 32-bit float.
-    /// - Throws: ``ContainerWriteError`` as ``init(sink:sampleRate:channelCount:sampleFormat:)``, or `.io`
+    ///   - channelMask: the speakers the channels feed (see ``init(sink:sampleRate:channelCount:sampleFormat:channelMask:)``).
+    /// - Throws: ``ContainerWriteError`` as ``init(sink:sampleRate:channelCount:sampleFormat:channelMask:)``, or `.io`
     ///   when the file cannot be created.
-    public init(path: String, sampleRate: Int, channelCount: Int, sampleFormat: SampleFormat = .int16) throws(ContainerWriteError) {
+    public init(path: String, sampleRate: Int, channelCount: Int, sampleFormat: SampleFormat = .int16,
+                channelMask: WAVChannelMask? = nil) throws(ContainerWriteError) {
         let sink: FileByteSink
         do { sink = try FileByteSink(path: path) } catch { throw .io(error) }
-        try self.init(sink: sink, sampleRate: sampleRate, channelCount: channelCount, sampleFormat: sampleFormat)
+        try self.init(sink: sink, sampleRate: sampleRate, channelCount: channelCount, sampleFormat: sampleFormat,
+                      channelMask: channelMask)
     }
 }

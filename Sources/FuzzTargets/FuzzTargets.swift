@@ -72,9 +72,15 @@ public enum FuzzTargets {
                 _ = try? H264PictureParameterSet(nalUnit: pps.nalUnit(), parameterSets: parameterSets)
                 parameterSets.insert(pps)
             }
-            _ = try? H264SEIMessage.messages(inNALUnit: unit)
+            let messages = (try? H264SEIMessage.messages(inNALUnit: unit)) ?? []
+            if let sps = parameterSets.sequenceParameterSets.values.first {
+                for message in messages where message.payloadType == .picTiming {
+                    _ = try? H264PictureStructureSEI.read(fromPictureTimingPayload: message.payload, sequenceParameterSet: sps)
+                }
+            }
             _ = try? H264SliceHeader(nalUnit: unit, parameterSets: parameterSets)
         }
+        _ = H264FieldOrder.of(annexBStream: Array(bytes.prefix(1 << 16)))
         if let record = try? AVCDecoderConfigurationRecord(bytes: bytes) { _ = try? AVCDecoderConfigurationRecord(bytes: record.bytes()) }
     }
 

@@ -130,9 +130,9 @@ public struct H264VUIParameters: Sendable, Hashable {
         public var maxBytesPerPicDenom: UInt32
         /// `max_bits_per_mb_denom`, 0…16.
         public var maxBitsPerMbDenom: UInt32
-        /// `log2_max_mv_length_horizontal`, 0…15.
+        /// `log2_max_mv_length_horizontal`, 0…16 (see ``H264VUIParameters/maximumLog2MvLength``).
         public var log2MaxMvLengthHorizontal: UInt32
-        /// `log2_max_mv_length_vertical`, 0…15.
+        /// `log2_max_mv_length_vertical`, 0…16 (see ``H264VUIParameters/maximumLog2MvLength``).
         public var log2MaxMvLengthVertical: UInt32
         /// `max_num_reorder_frames`, 0…16: how many frames may precede any frame in decoding order
         /// and follow it in output order.
@@ -213,6 +213,13 @@ public struct H264VUIParameters: Sendable, Hashable {
         self.bitstreamRestriction = bitstreamRestriction
     }
 
+    /// The largest `log2_max_mv_length_horizontal` / `_vertical` accepted: 16.
+    ///
+    /// The current editions of ITU-T H.264 §E.2.1 say 0…15; earlier editions allowed 0…16 (as H.265's did
+    /// before its 02/2018 edition), and deployed encoders still write 16 — Cisco's openh264 does, in every
+    /// stream we made with it — and decoders (FFmpeg among them) accept it. A stream is not rejected for it.
+    public static let maximumLog2MvLength: UInt32 = 16
+
     /// Reads `vui_parameters( )` (ITU-T H.264 §E.1.1).
     /// - Parameter reader: the RBSP reader, positioned after `vui_parameters_present_flag`.
     /// - Throws: ``SyntaxError`` naming the field that is cut off or out of range.
@@ -268,8 +275,8 @@ public struct H264VUIParameters: Sendable, Hashable {
                 motionVectorsOverPicBoundariesFlag: try reader.flag("motion_vectors_over_pic_boundaries_flag"),
                 maxBytesPerPicDenom: try reader.ue("max_bytes_per_pic_denom", max: 16),
                 maxBitsPerMbDenom: try reader.ue("max_bits_per_mb_denom", max: 16),
-                log2MaxMvLengthHorizontal: try reader.ue("log2_max_mv_length_horizontal", max: 15),
-                log2MaxMvLengthVertical: try reader.ue("log2_max_mv_length_vertical", max: 15),
+                log2MaxMvLengthHorizontal: try reader.ue("log2_max_mv_length_horizontal", max: Self.maximumLog2MvLength),
+                log2MaxMvLengthVertical: try reader.ue("log2_max_mv_length_vertical", max: Self.maximumLog2MvLength),
                 maxNumReorderFrames: try reader.ue("max_num_reorder_frames", max: 16),
                 maxDecFrameBuffering: try reader.ue("max_dec_frame_buffering", max: 16))
         }

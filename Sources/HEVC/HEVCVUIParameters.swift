@@ -127,9 +127,9 @@ public struct HEVCVUIParameters: Sendable, Hashable {
         public var maxBytesPerPicDenom = 2
         /// `max_bits_per_min_cu_denom`, 0…16.
         public var maxBitsPerMinCUDenom = 1
-        /// `log2_max_mv_length_horizontal`, 0…15.
+        /// `log2_max_mv_length_horizontal`, 0…16 (see ``HEVCVUIParameters/maximumLog2MvLength``).
         public var log2MaxMVLengthHorizontal = 15
-        /// `log2_max_mv_length_vertical`, 0…15.
+        /// `log2_max_mv_length_vertical`, 0…16 (see ``HEVCVUIParameters/maximumLog2MvLength``).
         public var log2MaxMVLengthVertical = 15
 
         /// Creates a bitstream restriction group with the values §E.3.1 infers when it is absent.
@@ -159,6 +159,12 @@ public struct HEVCVUIParameters: Sendable, Hashable {
 
     /// Creates VUI parameters with every optional group absent.
     public init() {}
+
+    /// The largest `log2_max_mv_length_horizontal` / `_vertical` accepted: 16.
+    ///
+    /// ITU-T H.265 §E.3.1 says 0…15 since its 02/2018 edition; the editions before it (for example
+    /// 12/2016) allowed 0…16, and streams encoded to them are still in use. A stream is not rejected for it.
+    public static let maximumLog2MvLength = 16
 
     /// Parses `vui_parameters()` (ITU-T H.265 §E.2.1).
     /// - Parameters:
@@ -224,8 +230,8 @@ public struct HEVCVUIParameters: Sendable, Hashable {
             restriction.minSpatialSegmentationIDC = try reader.ueInt("min_spatial_segmentation_idc", range: 0...4095)
             restriction.maxBytesPerPicDenom = try reader.ueInt("max_bytes_per_pic_denom", range: 0...16)
             restriction.maxBitsPerMinCUDenom = try reader.ueInt("max_bits_per_min_cu_denom", range: 0...16)
-            restriction.log2MaxMVLengthHorizontal = try reader.ueInt("log2_max_mv_length_horizontal", range: 0...15)
-            restriction.log2MaxMVLengthVertical = try reader.ueInt("log2_max_mv_length_vertical", range: 0...15)
+            restriction.log2MaxMVLengthHorizontal = try reader.ueInt("log2_max_mv_length_horizontal", range: 0...Self.maximumLog2MvLength)
+            restriction.log2MaxMVLengthVertical = try reader.ueInt("log2_max_mv_length_vertical", range: 0...Self.maximumLog2MvLength)
             bitstreamRestriction = restriction
         }
     }

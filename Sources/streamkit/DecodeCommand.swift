@@ -83,11 +83,15 @@ struct DecodeCommand {
             for await item in session.outputs {
                 guard case let .picture(picture) = item, failure == nil else { continue }
                 do {
+                    if pictures == 0, let notice = DecodedStreamFormat.conversionNotice(for: session.format, writing: picture.picture.format) {
+                        printError(notice)
+                    }
                     if output.lowercased().hasSuffix(".y4m") {
                         if y4m == nil {
                             let rate = Self.frameRate(of: session.format)
                             y4m = try Y4MWriter(path: output, header: Y4MHeader(width: picture.picture.width,
-                                                                                height: picture.picture.height, frameRate: rate))
+                                                                                height: picture.picture.height, frameRate: rate,
+                                                                                interlacing: DecodedStreamFormat.interlacing(of: codec, head: head)))
                         }
                         try y4m?.write(picture.picture)
                     } else {
@@ -174,7 +178,8 @@ struct DecodeCommand {
                                                  profile: first.header.audioObjectType.profileName ?? "LC", audioSpecificConfig: try config.serialized())
         let engine = try EngineSetup.registry().decoderEngine(for: .aac, named: engineName)
         let decoder = try engine.makeAudioDecoder(description)
-        var writer = try WAVWriter(path: output, sampleRate: rate, channelCount: channels, sampleFormat: .int16)
+        var writer = try WAVWriter(path: output, sampleRate: rate, channelCount: channels, sampleFormat: .int16,
+                                   channelMask: WAVChannelMask(aacChannelConfiguration: first.header.channelConfiguration))
         var samples = 0
         for (index, frame) in scan.frames.enumerated() {
             let encoded = EncodedAudioFrame(data: Array(frame.payload), pts: MediaTime(value: Int64(index) * 1024, timescale: Int32(rate)),

@@ -48,7 +48,7 @@ struct ADTSCRCTests {
         return bytes
     }
 
-    @Test("multi-block frame: header CRC over the header and raw_data_block_position[] (crccheck: 0xFD8B)")
+    @Test("multi-block frame: header CRC over the header and raw_data_block_position[] (crccheck: 0xFD8B)", .requiresMedia)
     func multiBlockHeaderCRC() throws {
         // crccheck.Crc16Cms over fff050404c9fff 000800b50181 (header + positions) = 0xFD8B.
         let bytes = try multiBlockFrame(headerCRC: 0xFD8B)
@@ -69,7 +69,7 @@ struct ADTSCRCTests {
         try frame.verifyCRC()
     }
 
-    @Test("multi-block frame with a wrong header CRC: typed crcMismatch; the scanner reports lost sync")
+    @Test("multi-block frame with a wrong header CRC: typed crcMismatch; the scanner reports lost sync", .requiresMedia)
     func multiBlockMismatch() throws {
         let bytes = try multiBlockFrame(headerCRC: 0xFD8A)
         let header = try ADTSHeader.parse(bytes)
@@ -90,7 +90,7 @@ struct ADTSCRCTests {
         #expect(firstError.reason == .crcMismatch(stored: 0xFD8A, computed: 0xFD8B))
     }
 
-    @Test("single-block frame: header + first 192 bits of the SCE after id_syn_ele (crccheck: 0xE0CE), zero padding (0xFC62)")
+    @Test("single-block frame: header + first 192 bits of the SCE after id_syn_ele (crccheck: 0xE0CE), zero padding (0xFC62)", .requiresMedia)
     func singleBlockRegions() throws {
         let payload = try samplePayloads()[10] // 223 bytes, starts with a single_channel_element (id_syn_ele 0)
         let header = try ADTSHeader(protectionAbsent: false, audioObjectType: .aacLC, samplingFrequencyIndex: .hz44100,

@@ -40,7 +40,7 @@ private func scanInPieces(_ bytes: [UInt8], cuts: [Int]) -> [ADTSScanEvent] {
 
 @Suite("ADTSFrameScanner")
 struct ADTSFrameScannerTests {
-    @Test("sample.adts: 144 frames, 30797 payload bytes, lengths as ExoPlayer's dump")
+    @Test("sample.adts: 144 frames, 30797 payload bytes, lengths as ExoPlayer's dump", .requiresMedia)
     func sampleFile() throws {
         let bytes = try MediaFiles.bytes(Media.sample)
         let result = ADTSFrameScanner.scan(bytes)
@@ -59,14 +59,14 @@ struct ADTSFrameScannerTests {
         #expect(offset == bytes.count)
     }
 
-    @Test("sample.adts: frame count equals ffprobe -count_packets", .enabled(if: ExternalTool.isRunnable("ffprobe")))
+    @Test("sample.adts: frame count equals ffprobe -count_packets", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func sampleFileAgainstFFprobe() throws {
         let probe = try Tools.probeAudio(MediaFiles.url(Media.sample))
         let result = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample))
         #expect(probe["nb_read_packets"] == "\(result.frames.count)")
     }
 
-    @Test("sample_with_id3.adts: both ID3v2 tags are skipped and reported, and the same 144 frames remain")
+    @Test("sample_with_id3.adts: both ID3v2 tags are skipped and reported, and the same 144 frames remain", .requiresMedia)
     func id3File() throws {
         let plain = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample))
         let bytes = try MediaFiles.bytes(Media.sampleWithID3)
@@ -84,13 +84,13 @@ struct ADTSFrameScannerTests {
         #expect(accountedBytes(result) == bytes.count)
     }
 
-    @Test("sample_with_id3.adts: frame count equals ffprobe", .enabled(if: ExternalTool.isRunnable("ffprobe")))
+    @Test("sample_with_id3.adts: frame count equals ffprobe", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func id3FileAgainstFFprobe() throws {
         let probe = try Tools.probeAudio(MediaFiles.url(Media.sampleWithID3))
         #expect(probe["nb_read_packets"] == "\(ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sampleWithID3)).frames.count)")
     }
 
-    @Test("sample_cbs_truncated.adts: 143 complete frames, then frame 143 truncated with 171 bytes")
+    @Test("sample_cbs_truncated.adts: 143 complete frames, then frame 143 truncated with 171 bytes", .requiresMedia)
     func truncatedFile() throws {
         let bytes = try MediaFiles.bytes(Media.sampleTruncated)
         let result = ADTSFrameScanner.scan(bytes)
@@ -108,7 +108,7 @@ struct ADTSFrameScannerTests {
         #expect(accountedBytes(result) == bytes.count)
     }
 
-    @Test("sample_cbs_truncated.adts: ffprobe counts the 143 frames plus the cut one", .enabled(if: ExternalTool.isRunnable("ffprobe")))
+    @Test("sample_cbs_truncated.adts: ffprobe counts the 143 frames plus the cut one", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func truncatedFileAgainstFFprobe() throws {
         let probe = try Tools.probeAudio(MediaFiles.url(Media.sampleTruncated))
         let result = ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sampleTruncated))
@@ -135,7 +135,7 @@ struct ADTSFrameScannerTests {
         return (bytes, tagLength, garbageOffset)
     }
 
-    @Test("composite stream: tag, frames, resync over garbage, truncated tail; every byte accounted for")
+    @Test("composite stream: tag, frames, resync over garbage, truncated tail; every byte accounted for", .requiresMedia)
     func compositeWhole() throws {
         let (bytes, tagLength, garbageOffset) = try compositeStream()
         let result = ADTSFrameScanner.scan(bytes)
@@ -155,7 +155,7 @@ struct ADTSFrameScannerTests {
         #expect(accountedBytes(result) == bytes.count)
     }
 
-    @Test("chunked input: a split at every offset gives the same events as one buffer")
+    @Test("chunked input: a split at every offset gives the same events as one buffer", .requiresMedia)
     func everySplit() throws {
         let (bytes, _, _) = try compositeStream()
         var whole = ADTSFrameScanner()
@@ -169,7 +169,7 @@ struct ADTSFrameScannerTests {
         }
     }
 
-    @Test("chunked input: one byte at a time, and uneven pieces, give the same events")
+    @Test("chunked input: one byte at a time, and uneven pieces, give the same events", .requiresMedia)
     func bytewiseAndUneven() throws {
         let (bytes, _, _) = try compositeStream()
         var whole = ADTSFrameScanner()

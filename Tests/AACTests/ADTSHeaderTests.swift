@@ -21,7 +21,7 @@ private func expectADTSError(_ body: () throws(ADTSError) -> Void, sourceLocatio
 
 @Suite("ADTSHeader")
 struct ADTSHeaderTests {
-    @Test("sample.adts: every header parses as MPEG-4 AAC LC 44.1 kHz mono without CRC, and writes back byte for byte")
+    @Test("sample.adts: every header parses as MPEG-4 AAC LC 44.1 kHz mono without CRC, and writes back byte for byte", .requiresMedia)
     func sampleHeaders() throws {
         let bytes = try MediaFiles.bytes(Media.sample)
         let frames = ADTSFrameScanner.scan(bytes).frames
@@ -40,7 +40,7 @@ struct ADTSHeaderTests {
         }
     }
 
-    @Test("the 7-byte builder reproduces every header of sample.adts")
+    @Test("the 7-byte builder reproduces every header of sample.adts", .requiresMedia)
     func builderMatchesSample() throws {
         for frame in ADTSFrameScanner.scan(try MediaFiles.bytes(Media.sample)).frames {
             let built = try ADTSHeader(audioObjectType: .aacLC, sampleRate: 44100, channels: 1, payloadLength: frame.payload.count)
@@ -129,7 +129,7 @@ struct ADTSHeaderTests {
         #expect(header.serialized() == bytes)
     }
 
-    @Test("bad input gives typed errors naming the field and the byte")
+    @Test("bad input gives typed errors naming the field and the byte", .requiresMedia)
     func badHeaders() throws {
         let good = try firstSampleHeaderBytes()
 

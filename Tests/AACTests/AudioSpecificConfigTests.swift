@@ -25,7 +25,7 @@ private func ffmpegDecoderSpecificInfo(forADTS url: URL, in directory: URL) thro
 
 @Suite("AudioSpecificConfig")
 struct AudioSpecificConfigTests {
-    @Test("sample.mp4's DecoderSpecificInfo: AAC LC, 44.1 kHz, mono; round trip; equals the config built from sample.adts")
+    @Test("sample.mp4's DecoderSpecificInfo: AAC LC, 44.1 kHz, mono; round trip; equals the config built from sample.adts", .requiresMedia)
     func sampleMP4() throws {
         let info = try #require(decoderSpecificInfo(inMP4: try MediaFiles.bytes("encoded/sample.mp4")))
         // ffprobe -show_data shows extradata 12 08 for this track.
@@ -42,7 +42,7 @@ struct AudioSpecificConfigTests {
         #expect(try AudioSpecificConfig(adtsHeader: header).serialized() == info)
     }
 
-    @Test("ADTS → AudioSpecificConfig equals what ffmpeg writes into the m4a for sample.adts", .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+    @Test("ADTS → AudioSpecificConfig equals what ffmpeg writes into the m4a for sample.adts", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func sampleADTSRemux() throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -10,7 +10,7 @@ struct AnnexBOracleTests {
     static let streams = ["encoded/cars_320x240.h264", "encoded/cars_320x240.h265", "rtp/wilson_raw.h265",
                           "h264-conformance/jvt-avc-v1/BA1_FT_C.264", "h264-conformance/jvt-frext/FRExt1_Panasonic.avc"]
 
-    @Test(arguments: streams)
+    @Test(.requiresMedia, arguments: streams)
     func avccEqualsTheMdatFFmpegWrites(stream: String) throws {
         let directory = try ExternalTool.temporaryDirectory()
         let mp4 = directory.appendingPathComponent("out.mp4").path
@@ -41,7 +41,7 @@ struct AnnexBOracleTests {
         #expect(roundTripped)
     }
 
-    @Test(arguments: streams)
+    @Test(.requiresMedia, arguments: streams)
     func randomChunksGiveTheSameUnits(stream: String) throws {
         let bytes = try MediaFiles.bytes(stream)
         let whole = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }

@@ -123,7 +123,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: MediaFiles.h264Streams.filter { $0.hasPrefix("encoded/") } + MediaFiles.hevcStreams)
+    @Test(.requiresMedia, arguments: MediaFiles.h264Streams.filter { $0.hasPrefix("encoded/") } + MediaFiles.hevcStreams)
     func realNALUnitsMatchTheAllocatingForms(path: String) throws {
         let stream = try MediaFiles.bytes(path)
         let ranges = AnnexB.nalUnitRanges(in: stream)

@@ -27,7 +27,7 @@ struct AnnexBFrameAssemblerTests {
         return (frames, assembler)
     }
 
-    @Test(arguments: [("encoded/cars_320x240.h264", CodecType.h264), ("encoded/cars_320x240.h265", .hevc), ("rtp/wilson_raw.h265", .hevc)])
+    @Test(.requiresMedia, arguments: [("encoded/cars_320x240.h264", CodecType.h264), ("encoded/cars_320x240.h265", .hevc), ("rtp/wilson_raw.h265", .hevc)])
     func accessUnitsMatchFFprobePackets(stream: String, codec: CodecType) throws {
         let bytes = try MediaFiles.bytes(stream)
         let (frames, assembler) = assemble(bytes, codec: codec, chunk: 777)

@@ -32,18 +32,18 @@ struct FFmpegVideoDecoderTests {
         }
     }
 
-    @Test("JVT conformance BA_MW_D (Constrained Baseline) is bit-exact with ffmpeg")
+    @Test("JVT conformance BA_MW_D (Constrained Baseline) is bit-exact with ffmpeg", .requiresMedia)
     func baselineConformance() throws {
         try Self.expectBitExact(file: MediaFiles.url("h264-conformance/jvt-avc-v1/BA_MW_D.264"), codec: .h264, engine: "x264")
     }
 
-    @Test("JVT FRExt conformance (High, CABAC, B, 8x8, scaling lists; PAFF fields) is bit-exact with ffmpeg",
+    @Test("JVT FRExt conformance (High, CABAC, B, 8x8, scaling lists; PAFF fields) is bit-exact with ffmpeg", .requiresMedia,
           arguments: ["HCAFR1_HHI.264", "FRExt1_Panasonic.avc", "HCAFF1_HHI.264"])
     func frextConformance(name: String) throws {
         try Self.expectBitExact(file: MediaFiles.url("h264-conformance/jvt-frext/\(name)"), codec: .h264, engine: "x264")
     }
 
-    @Test("an x265 stream (made here by the x265 tool, with B-frames) is bit-exact with ffmpeg",
+    @Test("an x265 stream (made here by the x265 tool, with B-frames) is bit-exact with ffmpeg", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("x265")))
     func x265Stream() throws {
         let directory = try ExternalTool.temporaryDirectory()
@@ -54,7 +54,7 @@ struct FFmpegVideoDecoderTests {
         try Self.expectBitExact(file: output, codec: .hevc, engine: "x265")
     }
 
-    @Test("a real H.265 stream with CRA/RASL pictures and an end-of-sequence NAL is bit-exact with ffmpeg")
+    @Test("a real H.265 stream with CRA/RASL pictures and an end-of-sequence NAL is bit-exact with ffmpeg", .requiresMedia)
     func hevcSample() throws {
         try Self.expectBitExact(file: MediaFiles.url("encoded/cars_320x240.h265"), codec: .hevc, engine: "x265")
     }

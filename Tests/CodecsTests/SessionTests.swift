@@ -62,7 +62,7 @@ struct SessionTests {
         _ = try await session.close()
     }
 
-    @Test func decompressionFromAnAnnexBStreamMatchesFFmpeg() async throws {
+    @Test(.requiresMedia) func decompressionFromAnAnnexBStreamMatchesFFmpeg() async throws {
         let path = MediaFiles.url("encoded/cars_320x240.h264").path
         let session = try DecompressionSession(annexBStreamOf: .h264, registry: registry, outputFormat: .i420)
         let consumer = Task {

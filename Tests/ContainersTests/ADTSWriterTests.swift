@@ -43,7 +43,7 @@ struct ADTSWriterTests {
         return writer.sink.bytes
     }
 
-    @Test("the sample's frames written back are the file, byte for byte", arguments: [true, false])
+    @Test("the sample's frames written back are the file, byte for byte", .requiresMedia, arguments: [true, false])
     func byteIdentical(withConfig: Bool) throws {
         let original = try MediaFiles.bytes(Self.sample)
         let frames = try Self.rawFrames(original)
@@ -51,7 +51,7 @@ struct ADTSWriterTests {
         #expect(try Self.write(frames, format: Self.format(withConfig: withConfig)) == original)
     }
 
-    @Test("ffprobe reads our file: AAC LC, 44100 Hz, mono, 144 packets", .enabled(if: ExternalTool.isRunnable("ffprobe")))
+    @Test("ffprobe reads our file: AAC LC, 44100 Hz, mono, 144 packets", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func ffprobeReadsOurs() throws {
         let frames = try Self.rawFrames(try MediaFiles.bytes(Self.sample))
         let directory = try ExternalTool.temporaryDirectory()

@@ -114,7 +114,7 @@ struct AnnexBWriterTests {
         return keyFrames
     }
 
-    @Test("cars_320x240.h264 without in-band SPS/PPS: same 30 pictures as the original, SPS/PPS before the IDR",
+    @Test("cars_320x240.h264 without in-band SPS/PPS: same 30 pictures as the original, SPS/PPS before the IDR", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func carsH264() throws {
         let original = try MediaFiles.bytes("encoded/cars_320x240.h264")
@@ -130,7 +130,7 @@ struct AnnexBWriterTests {
         #expect(try Self.frameMD5s(ours, format: "h264") == expected)
     }
 
-    @Test("x264 with an IDR every 3 frames and AUDs: SPS/PPS after the AUD of every IDR",
+    @Test("x264 with an IDR every 3 frames and AUDs: SPS/PPS after the AUD of every IDR", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")))
     func x264KeyFrames() throws {
         let source = MediaFiles.url("sequences/foreman_qcif8.y4m").path
@@ -148,7 +148,7 @@ struct AnnexBWriterTests {
         #expect(try Self.frameMD5s(ours, format: "h264") == (try Self.frameMD5s(stream, format: "h264")))
     }
 
-    @Test("in-band SPS/PPS (x264 repeats them at every IDR) are not duplicated", .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")))
+    @Test("in-band SPS/PPS (x264 repeats them at every IDR) are not duplicated", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")))
     func inBandNotDuplicated() throws {
         let source = MediaFiles.url("sequences/foreman_qcif8.y4m").path
         let stream = try Self.encode("x264") { ["--quiet", "--keyint", "3", "--min-keyint", "3", "--no-scenecut", "-o", $0, source] }
@@ -161,7 +161,7 @@ struct AnnexBWriterTests {
         #expect(try Self.frameMD5s(ours, format: "h264") == (try Self.frameMD5s(stream, format: "h264")))
     }
 
-    @Test("x265 with a key frame every 3 frames: VPS/SPS/PPS before every IRAP picture",
+    @Test("x265 with a key frame every 3 frames: VPS/SPS/PPS before every IRAP picture", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "x265")))
     func x265KeyFrames() throws {
         let source = MediaFiles.url("sequences/foreman_qcif8.y4m").path
@@ -204,7 +204,7 @@ struct AnnexBWriterTests {
         }
     }
 
-    @Test("to a file through the buffered sink", .enabled(if: ExternalTool.isRunnable("ffprobe")))
+    @Test("to a file through the buffered sink", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func toFile() throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -10,7 +10,7 @@ import TestSupport
 struct InspectOracleTests {
     static var sharedVideoStreams: [String] { MediaFiles.h264Streams + MediaFiles.hevcStreams }
 
-    @Test(arguments: sharedVideoStreams)
+    @Test(.requiresMedia, arguments: sharedVideoStreams)
     func sharedStreamMatchesFFprobe(stream: String) throws {
         try compareWithFFprobe(MediaFiles.url(stream).path)
     }
@@ -57,7 +57,7 @@ struct InspectOracleTests {
         try compareAACWithFFprobe(output)
     }
 
-    @Test(arguments: MediaFiles.adtsStreams)
+    @Test(.requiresMedia, arguments: MediaFiles.adtsStreams)
     func sharedADTSMatchesFFprobe(stream: String) throws {
         try compareAACWithFFprobe(MediaFiles.url(stream).path)
     }

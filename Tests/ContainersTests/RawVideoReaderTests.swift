@@ -12,7 +12,7 @@ struct RawVideoReaderTests {
     /// 320 * 240 * 3 / 2: one 4:2:0 frame of the clip.
     static let frameSize = 115_200
 
-    @Test("cars_320x240.i420: 30 frames, each the file's bytes")
+    @Test("cars_320x240.i420: 30 frames, each the file's bytes", .requiresMedia)
     func carsI420() throws {
         let bytes = try MediaFiles.bytes(Self.cars)
         var reader = try RawVideoReader(path: MediaFiles.url(Self.cars).path, width: 320, height: 240, format: .i420)
@@ -26,7 +26,7 @@ struct RawVideoReaderTests {
         #expect(count == 30)
     }
 
-    @Test("NV12 and NV21 made by ffmpeg read back to the original I420", .enabled(if: ExternalTool.isRunnable("ffmpeg")),
+    @Test("NV12 and NV21 made by ffmpeg read back to the original I420", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: [PixelFormat.nv12, .nv21, .yv12])
     func ffmpegLayouts(format: PixelFormat) throws {
         let source = MediaFiles.url(Self.cars).path
@@ -45,7 +45,7 @@ struct RawVideoReaderTests {
         #expect(count == 5)
     }
 
-    @Test("a trailing partial frame is reported after the complete ones")
+    @Test("a trailing partial frame is reported after the complete ones", .requiresMedia)
     func trailingPartialFrame() throws {
         let bytes = try MediaFiles.bytes(Self.cars)
         let cut = 2 * Self.frameSize + 76_801

@@ -30,7 +30,7 @@ struct Y4MReaderTests {
         return values
     }
 
-    @Test("Foreman CIF: header as ffprobe reports it, frames equal ffmpeg's yuv420p", .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
+    @Test("Foreman CIF: header as ffprobe reports it, frames equal ffmpeg's yuv420p", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func foremanMatchesFFmpeg() throws {
         let path = MediaFiles.url(Self.foreman).path
         var reader = try Y4MReader(path: path)
@@ -56,7 +56,7 @@ struct Y4MReaderTests {
         #expect(try reader.nextFrame() == nil)
     }
 
-    @Test("a source handing out one byte at a time gives the same frames", .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+    @Test("a source handing out one byte at a time gives the same frames", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func byteAtATime() throws {
         let path = MediaFiles.url("sequences/foreman_qcif8.y4m").path
         var reader = try Y4MReader(source: TrickleSource(bytes: try MediaFiles.bytes("sequences/foreman_qcif8.y4m")))
@@ -66,7 +66,7 @@ struct Y4MReaderTests {
         #expect(frames == expected)
     }
 
-    @Test("odd sizes, 4:2:0 siting variants and colour range from ffmpeg-made files", .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+    @Test("odd sizes, 4:2:0 siting variants and colour range from ffmpeg-made files", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func oddSizeAndRange() throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -87,7 +87,7 @@ struct Y4MReaderTests {
         #expect(count == 8)
     }
 
-    @Test("4:2:2, 4:4:4 and mono files are refused, naming the C parameter", .enabled(if: ExternalTool.isRunnable("ffmpeg")),
+    @Test("4:2:2, 4:4:4 and mono files are refused, naming the C parameter", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: [("yuv422p", "422"), ("yuv444p", "444"), ("gray", "mono")])
     func unsupportedColorSpaces(pixelFormat: String, name: String) throws {
         let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", MediaFiles.url("sequences/foreman_qcif8.y4m").path,
@@ -99,7 +99,7 @@ struct Y4MReaderTests {
         #expect(throws: Y4MError.unsupportedColorSpace(name, byteOffset: offset)) { try Y4MReader(data: bytes) }
     }
 
-    @Test("a file cut inside frame 5 yields frames 0–4, then an error naming frame 5 and its offset")
+    @Test("a file cut inside frame 5 yields frames 0–4, then an error naming frame 5 and its offset", .requiresMedia)
     func truncatedFrame() throws {
         let bytes = try MediaFiles.bytes(Self.foreman)
         // Layout from the YUV4MPEG2 format: header line, then per frame "FRAME\n" + 352*288*3/2 bytes.

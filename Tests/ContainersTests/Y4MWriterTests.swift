@@ -16,7 +16,7 @@ struct Y4MWriterTests {
         }
     }
 
-    @Test("Foreman through NV12 and back: ffprobe reads size, rate and count; framemd5 equals the source's",
+    @Test("Foreman through NV12 and back: ffprobe reads size, rate and count; framemd5 equals the source's", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
     func roundTripThroughNV12() throws {
         let directory = try ExternalTool.temporaryDirectory()

@@ -23,7 +23,7 @@ import TestSupport
         #expect(Self.corpus.count >= 8)
     }
 
-    @Test(arguments: ["encoded/cars_320x240.h264", "encoded/cars_320x240.h265", "audio/exoplayer/sample.adts"])
+    @Test(.requiresMedia, arguments: ["encoded/cars_320x240.h264", "encoded/cars_320x240.h265", "audio/exoplayer/sample.adts"])
     func everyTruncationOfARealStreamIsHandled(stream: String) throws {
         let bytes = Array(try MediaFiles.bytes(stream).prefix(600))
         for length in stride(from: 0, through: bytes.count, by: 7) {

@@ -13,7 +13,7 @@ struct AVCDecoderConfigurationRecordTests {
         return payload
     }
 
-    @Test("sample.mp4 (x264 via an older muxer, no High extension): parse and build byte-identical")
+    @Test("sample.mp4 (x264 via an older muxer, no High extension): parse and build byte-identical", .requiresMedia)
     func sampleMP4() throws {
         let payload = try Self.avcCPayload(in: try MediaFiles.bytes("encoded/sample.mp4"))
         let record = try AVCDecoderConfigurationRecord(bytes: payload)
@@ -30,7 +30,7 @@ struct AVCDecoderConfigurationRecordTests {
         #expect(sets.pictureParameterSets.count == record.pictureParameterSets.count)
     }
 
-    @Test("the avcC ffmpeg writes equals the one built from the stream's SPS and PPS",
+    @Test("the avcC ffmpeg writes equals the one built from the stream's SPS and PPS", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: ["encoded/cars_320x240.h264", "h264-conformance/jvt-avc-v1/BA_MW_D.264",
                       "h264-conformance/jvt-frext/PPH10I1_Panasonic_A.264"])
@@ -65,7 +65,7 @@ struct AVCDecoderConfigurationRecordTests {
         return Array(unit[..<end])
     }
 
-    @Test("malformed records are errors naming the field")
+    @Test("malformed records are errors naming the field", .requiresMedia)
     func malformed() throws {
         let payload = try Self.avcCPayload(in: try MediaFiles.bytes("encoded/sample.mp4"))
         var badLength = payload

@@ -18,7 +18,7 @@ struct H264AccessUnitTests {
         #expect(H264TestSupport.displayOrder(of: pictures) == decodedOrder, "\(path): display order")
     }
 
-    @Test("display order from picture order counts equals ffmpeg's output order", arguments: [
+    @Test("display order from picture order counts equals ffmpeg's output order", .requiresMedia, arguments: [
         "encoded/cars_320x240.h264",                                   // x264 B-frames, POC type 0
         "h264-conformance/jvt-frext/HCAFR1_HHI.264",                   // CABAC B-frames
         "h264-conformance/jvt-frext/FRExt3_Panasonic.avc",             // temporal direct B
@@ -32,7 +32,7 @@ struct H264AccessUnitTests {
         try Self.expectDisplayOrderMatchesFFprobe(units: units, path: MediaFiles.url(path).path)
     }
 
-    @Test("field-coded streams: field pairs make ffmpeg's frames, in ffmpeg's output order", arguments: [
+    @Test("field-coded streams: field pairs make ffmpeg's frames, in ffmpeg's output order", .requiresMedia, arguments: [
         "h264-conformance/jvt-frext/HCAFF1_HHI.264",       // PAFF
         "h264-conformance/jvt-frext/FRExt2_Panasonic.avc", // PAFF + MBAFF
         "h264-conformance/jvt-frext/FRExt4_Panasonic.avc",

@@ -17,7 +17,7 @@ struct H264BadInputTests {
         return syntax.field
     }
 
-    @Test("a truncated SPS is an end-of-data error at the field where it stops")
+    @Test("a truncated SPS is an end-of-data error at the field where it stops", .requiresMedia)
     func truncatedSPS() throws {
         let sps = try Self.conformanceSPS()
         // Header, profile_idc, constraint flags and level_idc only: seq_parameter_set_id is missing.
@@ -32,7 +32,7 @@ struct H264BadInputTests {
         }
     }
 
-    @Test("level_idc 99 is not a defined level")
+    @Test("level_idc 99 is not a defined level", .requiresMedia)
     func undefinedLevel() throws {
         var sps = try Self.conformanceSPS()
         sps[3] = 99
@@ -44,7 +44,7 @@ struct H264BadInputTests {
         }
     }
 
-    @Test("a width of 2^20 macroblocks is out of range for pic_width_in_mbs_minus1")
+    @Test("a width of 2^20 macroblocks is out of range for pic_width_in_mbs_minus1", .requiresMedia)
     func hugeWidth() throws {
         var sps = try H264SequenceParameterSet(nalUnit: try Self.conformanceSPS())
         sps.picWidthInMbsMinus1 = 1 << 20
@@ -56,7 +56,7 @@ struct H264BadInputTests {
         }
     }
 
-    @Test("a crop window wider than the picture is an error naming frame_crop_right_offset")
+    @Test("a crop window wider than the picture is an error naming frame_crop_right_offset", .requiresMedia)
     func cropLargerThanPicture() throws {
         var sps = try H264SequenceParameterSet(nalUnit: try Self.conformanceSPS())
         sps.frameCropping = .init(left: 40, right: 48)  // 2 · 88 = 176 samples: nothing left
@@ -85,7 +85,7 @@ struct H264BadInputTests {
         }
     }
 
-    @Test("a PPS with 8x8 scaling lists needs its SPS")
+    @Test("a PPS with 8x8 scaling lists needs its SPS", .requiresMedia)
     func ppsNeedsSPS() throws {
         var pps = H264PictureParameterSet(id: 1, seqParameterSetID: 3)
         pps.fidelityRangeExtension = .init(transform8x8ModeFlag: true,
@@ -117,7 +117,7 @@ struct H264BadInputTests {
         }
     }
 
-    @Test("random bytes never trap: every failure is a typed H264Error with a description")
+    @Test("random bytes never trap: every failure is a typed H264Error with a description", .requiresMedia)
     func randomBytes() throws {
         let stream = try MediaFiles.bytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
         var sets = H264ParameterSets()

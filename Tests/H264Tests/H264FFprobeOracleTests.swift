@@ -7,7 +7,7 @@ import Testing
 /// number of access units (ffprobe's packet count: its parser splits the stream into access units).
 @Suite("Media streams against ffprobe")
 struct H264FFprobeOracleTests {
-    @Test("size, profile, level and access-unit count match ffprobe",
+    @Test("size, profile, level and access-unit count match ffprobe", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("ffprobe")),
           arguments: MediaFiles.h264Streams)
     func matchesFFprobe(path: String) throws {

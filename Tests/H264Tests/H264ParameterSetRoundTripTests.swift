@@ -6,7 +6,7 @@ import Testing
 /// Parse → write must give back the exact bytes of every SPS and PPS of the shared media.
 @Suite("SPS/PPS round trip")
 struct H264ParameterSetRoundTripTests {
-    @Test("every SPS and PPS of a media stream writes back byte-identical", arguments: MediaFiles.h264Streams)
+    @Test("every SPS and PPS of a media stream writes back byte-identical", .requiresMedia, arguments: MediaFiles.h264Streams)
     func roundTrip(path: String) throws {
         let stream = try MediaFiles.bytes(path)
         var sets = H264ParameterSets()

@@ -9,7 +9,7 @@ import Testing
 struct H264SEITests {
     static let foreman = MediaFiles.url("sequences/foreman_qcif8.y4m").path
 
-    @Test("x264's user_data_unregistered SEI names the x264 build that `x264 --version` reports")
+    @Test("x264's user_data_unregistered SEI names the x264 build that `x264 --version` reports", .requiresMedia)
     func userDataUnregistered() throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "ultrafast"], y4m: Self.foreman)
         let sei = try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first { H264NALUnitType(headerByte: $0.first ?? 0) == .supplementalEnhancementInformation })
@@ -30,7 +30,7 @@ struct H264SEITests {
         #expect(H264SEIMessage.nalUnit(for: messages, nalRefIDC: (sei.first ?? 0) >> 5) == Array(sei))
     }
 
-    @Test("recovery point SEIs of an open-GOP stream parse and write back")
+    @Test("recovery point SEIs of an open-GOP stream parse and write back", .requiresMedia)
     func recoveryPoints() throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "veryfast", "--open-gop", "--keyint", "4", "--bframes", "2"],
                                                    y4m: Self.foreman)
@@ -45,7 +45,7 @@ struct H264SEITests {
         #expect(!points.isEmpty)
     }
 
-    @Test("x264 --aud: one delimiter first in every access unit, allowing the slice types that follow")
+    @Test("x264 --aud: one delimiter first in every access unit, allowing the slice types that follow", .requiresMedia)
     func accessUnitDelimiters() throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "veryfast", "--aud", "--bframes", "2"], y4m: Self.foreman)
         let units = try H264TestSupport.accessUnits(in: stream)

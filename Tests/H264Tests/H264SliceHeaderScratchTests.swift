@@ -83,7 +83,7 @@ import TestSupport
         return out
     }
 
-    @Test("the scratch form parses every slice as before", arguments: MediaFiles.h264Streams)
+    @Test("the scratch form parses every slice as before", .requiresMedia, arguments: MediaFiles.h264Streams)
     func sameAsBefore(path: String) throws {
         let stream = try MediaFiles.bytes(path)
         var sets = H264ParameterSets()
@@ -127,7 +127,7 @@ import TestSupport
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
-    @Test func theDetectorReusesItsBufferAcrossSlices() throws {
+    @Test(.requiresMedia) func theDetectorReusesItsBufferAcrossSlices() throws {
         // The detector keeps a scratch buffer; its results must not depend on what the previous
         // slice left there: feeding the NAL units of a stream twice to fresh detectors and once to a
         // detector that has already seen another stream gives the same pictures.

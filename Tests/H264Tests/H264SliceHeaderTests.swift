@@ -7,7 +7,7 @@ import Testing
 /// exact bits it was read from.
 @Suite("Slice headers")
 struct H264SliceHeaderTests {
-    @Test("every slice header writes back bit-identical", arguments: MediaFiles.h264Streams)
+    @Test("every slice header writes back bit-identical", .requiresMedia, arguments: MediaFiles.h264Streams)
     func roundTrip(path: String) throws {
         let stream = try MediaFiles.bytes(path)
         var sets = H264ParameterSets()
@@ -51,7 +51,7 @@ struct H264SliceHeaderTests {
         return true
     }
 
-    @Test("a slice whose PPS was never received is an error naming the id")
+    @Test("a slice whose PPS was never received is an error naming the id", .requiresMedia)
     func unknownPictureParameterSet() throws {
         let stream = try MediaFiles.bytes("h264-conformance/jvt-avc-v1/BA_MW_D.264")
         let slice = try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first { $0.first.map { $0 & 0x1F == 5 } ?? false })

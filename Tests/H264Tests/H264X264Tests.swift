@@ -44,7 +44,7 @@ struct H264X264Tests {
         return (first, units)
     }
 
-    @Test("Baseline profile")
+    @Test("Baseline profile", .requiresMedia)
     func baseline() throws {
         let (stream, path) = try H264TestSupport.x264(["--profile", "baseline", "--preset", "ultrafast"], y4m: Self.foreman)
         let (sps, _) = try Self.check(stream, path: path, frames: 8, countFrames: true)
@@ -52,14 +52,14 @@ struct H264X264Tests {
         #expect(sps.profileName == "Constrained Baseline")
     }
 
-    @Test("Main profile")
+    @Test("Main profile", .requiresMedia)
     func main() throws {
         let (stream, path) = try H264TestSupport.x264(["--profile", "main", "--preset", "veryfast"], y4m: Self.foreman)
         let (sps, _) = try Self.check(stream, path: path, frames: 8, countFrames: true)
         #expect(sps.profileIDC == 77)
     }
 
-    @Test("High profile with timing information")
+    @Test("High profile with timing information", .requiresMedia)
     func high() throws {
         let (stream, path) = try H264TestSupport.x264(["--profile", "high", "--preset", "veryfast", "--fps", "30000/1001"],
                                                       y4m: Self.foreman)
@@ -82,7 +82,7 @@ struct H264X264Tests {
         #expect(sps.frameCropping == .init(left: 0, right: 1, top: 0, bottom: 5))
     }
 
-    @Test("four slices per picture stay one access unit")
+    @Test("four slices per picture stay one access unit", .requiresMedia)
     func slices() throws {
         let (stream, path) = try H264TestSupport.x264(["--preset", "veryfast", "--slices", "4"], y4m: Self.foreman)
         let (_, units) = try Self.check(stream, path: path, frames: 8, countFrames: true)
@@ -92,7 +92,7 @@ struct H264X264Tests {
         }
     }
 
-    @Test("B-frames with a pyramid: display order from the picture order count equals ffprobe's")
+    @Test("B-frames with a pyramid: display order from the picture order count equals ffprobe's", .requiresMedia)
     func bFrames() throws {
         let (stream, path) = try H264TestSupport.x264(["--preset", "veryfast", "--bframes", "3", "--b-adapt", "0",
                                                        "--b-pyramid", "normal"], y4m: Self.foreman)
@@ -101,7 +101,7 @@ struct H264X264Tests {
         try H264AccessUnitTests.expectDisplayOrderMatchesFFprobe(units: units, path: path)
     }
 
-    @Test("interlaced (MBAFF) 176x144 is coded as 176x160 and cropped in units of 4 rows")
+    @Test("interlaced (MBAFF) 176x144 is coded as 176x160 and cropped in units of 4 rows", .requiresMedia)
     func interlaced() throws {
         let (stream, path) = try H264TestSupport.x264(["--preset", "veryfast", "--tff"], y4m: Self.foreman)
         let (sps, _) = try Self.check(stream, path: path, frames: 8)
@@ -111,7 +111,7 @@ struct H264X264Tests {
         #expect(sps.cropUnitY == 4)
     }
 
-    @Test("High 10, High 4:2:2 and High 4:4:4 Predictive", arguments: [
+    @Test("High 10, High 4:2:2 and High 4:4:4 Predictive", .requiresMedia, arguments: [
         (["--output-depth", "10"], 110, 1, 2),
         (["--output-csp", "i422"], 122, 2, 1),
         (["--output-csp", "i444"], 244, 3, 1),
@@ -124,7 +124,7 @@ struct H264X264Tests {
         #expect(sps.cropUnitY == cropUnitY)
     }
 
-    @Test("an SPS we rewrite (Extended_SAR, full range, BT.709) is what ffprobe reads back")
+    @Test("an SPS we rewrite (Extended_SAR, full range, BT.709) is what ffprobe reads back", .requiresMedia)
     func rewrittenSPS() throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "ultrafast"], y4m: Self.foreman)
         var rewritten: [UInt8] = []

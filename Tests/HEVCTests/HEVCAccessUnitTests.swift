@@ -7,7 +7,7 @@ import TestSupport
 /// Access units (§7.4.2.4.4), slice headers (§7.3.6.1) and picture order counts (§8.3.1) against
 /// ffmpeg: its HEVC parser cuts the stream into one packet per access unit, and ffprobe reports
 /// frame counts and picture types in output order.
-@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe") && Oracle.mediaRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct HEVCAccessUnitTests {
     /// A coded picture as we see it: the NAL units of its access unit and its first slice header.
     struct Picture {
@@ -47,7 +47,7 @@ struct HEVCAccessUnitTests {
 
     static let streamNames = HEVCParameterSetTests.streamNames
 
-    @Test("access units start where ffmpeg's packets do; their count is ffprobe's frame count", arguments: streamNames)
+    @Test("access units start where ffmpeg's packets do; their count is ffprobe's frame count", .requiresMedia, arguments: streamNames)
     func accessUnits(name: String) throws {
         let stream = try HEVCParameterSetTests.stream(named: name)
         let pictures = try Self.pictures(of: stream.path)
@@ -61,7 +61,7 @@ struct HEVCAccessUnitTests {
         #expect(pictures.map(\.startCodeOffset) == positions)
     }
 
-    @Test("slice types in display order equal ffprobe's pict_type",
+    @Test("slice types in display order equal ffprobe's pict_type", .requiresMedia,
           arguments: ["x265-bframes", "x265-open-gop-cra", "encoded/cars_320x240.h265", "rtp/wilson_raw.h265"])
     func displayOrder(name: String) throws {
         let stream = try HEVCParameterSetTests.stream(named: name)

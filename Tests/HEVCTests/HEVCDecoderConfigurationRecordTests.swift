@@ -5,7 +5,7 @@ import HEVC
 import TestSupport
 
 /// hvcC (ISO/IEC 14496-15 §8.3.3.1) against the records ffmpeg's MP4 muxer writes.
-@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe") && Oracle.mediaRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct HEVCDecoderConfigurationRecordTests {
     /// Remuxes a stream into MP4 with ffmpeg and returns the payload of its hvcC box.
     static func ffmpegRecord(for file: String, tag: String) throws -> [UInt8] {
@@ -24,7 +24,7 @@ struct HEVCDecoderConfigurationRecordTests {
     static let cases: [(String, String)] = HEVCParameterSetTests.streamNames.map { ($0, "hev1") }
         + ["rtp/wilson_raw.h265", "x265-hrd", "x265-rext-422-10bit"].map { ($0, "hvc1") }
 
-    @Test("parse → bytes() is identical; building from the parameter sets gives ffmpeg's record", arguments: cases)
+    @Test("parse → bytes() is identical; building from the parameter sets gives ffmpeg's record", .requiresMedia, arguments: cases)
     func roundTripAndBuild(name: String, tag: String) throws {
         let stream = try HEVCParameterSetTests.stream(named: name)
         let record = try Self.ffmpegRecord(for: stream.path, tag: tag)

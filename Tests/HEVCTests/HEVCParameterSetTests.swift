@@ -6,7 +6,7 @@ import TestSupport
 
 /// Parameter sets of real streams: parse → write is byte-identical, and what we read equals what
 /// ffprobe reports and what ffmpeg's own parser (`trace_headers`) reads field by field.
-@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe") && Oracle.mediaRunnable))
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct HEVCParameterSetTests {
     static let streamNames = Streams.media + Streams.recipes.map(\.name)
 
@@ -17,7 +17,7 @@ struct HEVCParameterSetTests {
         return try Streams.generated(name)
     }
 
-    @Test("every VPS, SPS and PPS round-trips byte for byte", arguments: streamNames)
+    @Test("every VPS, SPS and PPS round-trips byte for byte", .requiresMedia, arguments: streamNames)
     func roundTrip(name: String) throws {
         let bytes = try Self.stream(named: name).bytes()
         let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
@@ -47,7 +47,7 @@ struct HEVCParameterSetTests {
         #expect(counts[.pps, default: 0] >= 1)
     }
 
-    @Test("size, profile, level and frame rate equal ffprobe's", arguments: streamNames)
+    @Test("size, profile, level and frame rate equal ffprobe's", .requiresMedia, arguments: streamNames)
     func matchesFFprobe(name: String) throws {
         let stream = try Self.stream(named: name)
         let bytes = try stream.bytes()
@@ -66,7 +66,7 @@ struct HEVCParameterSetTests {
         }
     }
 
-    @Test("fields equal what ffmpeg's trace_headers reads", arguments: streamNames)
+    @Test("fields equal what ffmpeg's trace_headers reads", .requiresMedia, arguments: streamNames)
     func matchesTraceHeaders(name: String) throws {
         let stream = try Self.stream(named: name)
         let blocks = try TraceHeaders.parameterSetBlocks(of: stream.path)

@@ -61,7 +61,7 @@ import TestSupport
         return out
     }
 
-    @Test("the scratch form parses every slice segment as before", arguments: try Streams.all())
+    @Test("the scratch form parses every slice segment as before", .requiresMedia, arguments: try Streams.all())
     func sameAsBefore(stream: TestStream) throws {
         let bytes = try stream.bytes()
         var sets = HEVCParameterSets()

@@ -6,11 +6,9 @@ import TestSupport
 /// HEVC-specific oracles: ffprobe's JSON for a stream. Tools, media paths, temporary directories and
 /// MP4 boxes come from `TestSupport`; NAL unit splitting from `Bitstream.AnnexB`.
 ///
-/// Where `CI=true`, a missing tool or media folder fails the tests instead of skipping them.
+/// Where `CI=true`, a missing tool fails the tests instead of skipping them; tests that read the shared
+/// media carry the trait `.requiresMedia`.
 enum Oracle {
-    /// Whether tests needing the shared media should run: present, or CI.
-    static var mediaRunnable: Bool { ExternalTool.isCI || FileManager.default.fileExists(atPath: MediaFiles.root.path) }
-
     /// Runs ffprobe with JSON output and returns the decoded object.
     static func probe(_ arguments: [String], file: String) throws -> [String: Any] {
         let data = try ExternalTool.check("ffprobe", ["-v", "error", "-of", "json"] + arguments + [file]).standardOutput

@@ -45,7 +45,7 @@ struct PixelBufferConversionTests {
 
     static let sizes: [(Int, Int)] = [(176, 144), (175, 143)]
 
-    @Test("every layout converts to every layout exactly as ffmpeg writes it", .enabled(if: ExternalTool.isRunnable("ffmpeg")),
+    @Test("every layout converts to every layout exactly as ffmpeg writes it", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: sizes)
     func allPairsMatchFFmpeg(width: Int, height: Int) throws {
         let clip = try Self.makeClip(width: width, height: height)
@@ -62,7 +62,7 @@ struct PixelBufferConversionTests {
         }
     }
 
-    @Test("padded strides in and out keep the samples", .enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: sizes)
+    @Test("padded strides in and out keep the samples", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: sizes)
     func paddedStrides(width: Int, height: Int) throws {
         let clip = try Self.makeClip(width: width, height: height)
         for source in PixelFormat.allCases {

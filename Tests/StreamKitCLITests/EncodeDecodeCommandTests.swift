@@ -39,7 +39,7 @@ struct EncodeDecodeCommandTests {
             .map { String($0.dropLast(".framemd5".count)) }.sorted()
     }
 
-    @Test(arguments: conformanceReferences)
+    @Test(.requiresMedia, arguments: conformanceReferences)
     func decodingMatchesTheReferenceFrameHashes(stream: String) throws {
         let input = try #require(MediaFiles.h264Streams.first { $0.hasSuffix("/" + stream) })
         let reference = try String(contentsOf: MediaFiles.url("references/framemd5/\(stream).framemd5"), encoding: .utf8)
@@ -84,7 +84,7 @@ struct EncodeDecodeCommandTests {
         #expect(decoded["sample_rate"] == "22050" && decoded["channels"] == "2")
     }
 
-    @Test func rawYUVInputInEveryLayout() throws {
+    @Test(.requiresMedia) func rawYUVInputInEveryLayout() throws {
         let directory = try ExternalTool.temporaryDirectory()
         for layout in ["i420", "nv12", "nv21"] {
             let raw = directory.appendingPathComponent("cars.\(layout)").path
@@ -114,7 +114,7 @@ struct EncodeDecodeCommandTests {
         #expect(output.standardError.contains(message), "\(output.standardError)")
     }
 
-    @Test func missingAndTruncatedY4M() throws {
+    @Test(.requiresMedia) func missingAndTruncatedY4M() throws {
         let directory = try ExternalTool.temporaryDirectory()
         let missing = try CLI.run(["encode", directory.appendingPathComponent("nope.y4m").path, "-o",
                                    directory.appendingPathComponent("x.h264").path])

@@ -9,7 +9,7 @@ struct InspectCommandTests {
         try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any])
     }
 
-    @Test func jsonForH264HasTheDocumentedShape() throws {
+    @Test(.requiresMedia) func jsonForH264HasTheDocumentedShape() throws {
         let path = MediaFiles.url("encoded/cars_320x240.h264").path
         let output = try ExternalTool.runProduct("streamkit", ["inspect", "--json", path])
         #expect(output.status == 0)
@@ -33,7 +33,7 @@ struct InspectCommandTests {
         #expect(order.count == 7 && order == order.sorted())
     }
 
-    @Test func jsonForADTS() throws {
+    @Test(.requiresMedia) func jsonForADTS() throws {
         let output = try ExternalTool.runProduct("streamkit", ["inspect", "--json", MediaFiles.url("audio/exoplayer/sample.adts").path])
         #expect(output.status == 0)
         let object = try json(output)
@@ -41,7 +41,7 @@ struct InspectCommandTests {
         #expect(object["sample_rate"] as? Int == 44100 && object["channels"] as? Int == 1 && object["frames"] as? Int == 144)
     }
 
-    @Test func detectsFromBytesNotFromTheName() throws {
+    @Test(.requiresMedia) func detectsFromBytesNotFromTheName() throws {
         let directory = try ExternalTool.temporaryDirectory()
         let misnamed = directory.appendingPathComponent("actually-hevc.aac")
         try FileManager.default.copyItem(at: MediaFiles.url("encoded/cars_320x240.h265"), to: misnamed)
@@ -49,7 +49,7 @@ struct InspectCommandTests {
         #expect(try json(output)["codec"] as? String == "hevc")
     }
 
-    @Test func nalListingNamesEveryUnit() throws {
+    @Test(.requiresMedia) func nalListingNamesEveryUnit() throws {
         let output = try ExternalTool.runProduct("streamkit", ["inspect", "--nal", MediaFiles.url("encoded/cars_320x240.h265").path])
         #expect(output.status == 0)
         #expect(output.text.contains("VPS_NUT") && output.text.contains("IDR_W_RADL") && output.text.contains("tid 0"))
@@ -67,7 +67,7 @@ struct InspectCommandTests {
         #expect(output.standardError.contains("not an H.264 or H.265 Annex B stream"))
     }
 
-    @Test func corruptParameterSetPrintsWhatWasReadThenTheError() throws {
+    @Test(.requiresMedia) func corruptParameterSetPrintsWhatWasReadThenTheError() throws {
         // A real stream whose SPS claims level_idc 99 (byte 3 of the SPS NAL unit): every later slice
         // refers to a PPS that refers to the broken SPS.
         var bytes = try MediaFiles.bytes("encoded/cars_320x240.h264")
@@ -87,7 +87,7 @@ struct InspectCommandTests {
         #expect(output.standardError.contains("byte \(spsOffset)"))
     }
 
-    @Test func truncatedStreamReportsWhatItCouldRead() throws {
+    @Test(.requiresMedia) func truncatedStreamReportsWhatItCouldRead() throws {
         let bytes = try MediaFiles.bytes("encoded/cars_320x240.h264")
         let directory = try ExternalTool.temporaryDirectory()
         let file = directory.appendingPathComponent("cut.h264")
@@ -99,7 +99,7 @@ struct InspectCommandTests {
         #expect((object["errors"] as? [String])?.isEmpty == false)
     }
 
-    @Test func missingFileAndUnknownOptionExitNonZero() throws {
+    @Test(.requiresMedia) func missingFileAndUnknownOptionExitNonZero() throws {
         #expect(try ExternalTool.runProduct("streamkit", ["inspect", "/nonexistent.h264"]).status != 0)
         let unknown = try ExternalTool.runProduct("streamkit", ["inspect", "--frobnicate", MediaFiles.url("encoded/cars_320x240.h264").path])
         #expect(unknown.status == 2 && unknown.standardError.contains("--frobnicate"))
