@@ -21,7 +21,7 @@ struct FFmpegX264LosslessTests {
         let url = try FFmpegTestSupport.write(FFmpegTestSupport.annexB(frames), name: "lossless.h264")
         let info = try FFmpegTestSupport.streamInfo(url, entries: "profile,pix_fmt")
         #expect(info["profile"] == "High 4:4:4 Predictive" && info["pix_fmt"] == "yuv420p")
-        #expect(frames.first?.format.profile == "High 4:4:4 Predictive", "the description read from the in-band SPS")
+        #expect(frames.first?.format.profileLevel.profile == .high444Predictive, "the description read from the in-band SPS")
         let decoded = [UInt8](try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo",
                                                                "-pix_fmt", "yuv420p", "-"]).standardOutput)
         var source: [UInt8] = []
