@@ -26,7 +26,8 @@ let package = Package(
     targets: [
         // Layer 1
         .target(name: "Bitstream"),
-        .target(name: "MediaCore"),
+        // MediaCore reads AVCC framing through Bitstream (same layer, no cycle: Bitstream imports nothing).
+        .target(name: "MediaCore", dependencies: ["Bitstream"]),
         // Layer 2
         .target(name: "H264", dependencies: ["Bitstream"]),
         .target(name: "HEVC", dependencies: ["Bitstream"]),
