@@ -60,7 +60,9 @@ let package = Package(
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BitstreamTests", dependencies: ["Bitstream", "TestSupport"]),
+        // Test-only: counts the calling thread's heap allocations (malloc interposed in the test binary).
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .testTarget(name: "BitstreamTests", dependencies: ["Bitstream", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream", "TestSupport"]),
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),
