@@ -10,7 +10,7 @@ extension BitReader {
     /// - Returns: the value.
     /// - Throws: ``SyntaxError`` with reason `.endOfData` if fewer bits remain, or `.invalid` if `count`
     ///   is not 0...32 (a wider value would not fit the result).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func u(_ count: Int, _ field: StaticString) throws(SyntaxError) -> UInt32 {
         guard count <= 32, let value = readBits(count) else { throw failure(field, count: count, limit: 32) }
         return UInt32(truncatingIfNeeded: value)
@@ -51,7 +51,7 @@ extension BitReader {
     /// - Parameter field: the syntax element's name, used in the error.
     /// - Returns: `true` for 1.
     /// - Throws: ``SyntaxError`` with reason `.endOfData` at the end of the data.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func flag(_ field: StaticString) throws(SyntaxError) -> Bool {
         guard let bit = readBits(1) else { throw failure(field, count: 1, limit: 1) }
         return bit == 1
@@ -63,7 +63,7 @@ extension BitReader {
     ///   - max: the largest value the specification permits.
     /// - Returns: the value.
     /// - Throws: ``SyntaxError`` on end of data, an overlong code, or a value above `max`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func ue(_ field: StaticString, max: UInt32 = UInt32.max - 1) throws(SyntaxError) -> UInt32 {
         let start = position
         guard let value = readUnsignedExpGolomb() else { throw expGolombFailure(field) }
@@ -79,7 +79,7 @@ extension BitReader {
     ///   - range: the values the specification permits.
     /// - Returns: the value.
     /// - Throws: ``SyntaxError`` on end of data, an overlong code, or a value outside `range`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func se(_ field: StaticString, range: ClosedRange<Int32> = Int32.min...Int32.max) throws(SyntaxError) -> Int32 {
         let start = position
         guard let value = readSignedExpGolomb() else { throw expGolombFailure(field) }

@@ -99,7 +99,7 @@ public struct BitReader: Sendable {
     /// Returns the next `count` bits without moving, or `nil` if fewer remain or `count` is not 0...64.
     /// - Parameter count: 0 through 64.
     /// - Returns: the bits as an unsigned integer, first bit most significant.
-    @inlinable
+    @inlinable @inline(__always)
     public func peekBits(_ count: Int) -> UInt64? {
         guard count >= 0, count <= 64, count <= bitsRemaining else { return nil }
         return bits(count, at: position)
@@ -121,7 +121,7 @@ public struct BitReader: Sendable {
     /// Reads `count` bits and moves past them, or returns `nil` (without moving) if fewer remain.
     /// - Parameter count: 0 through 64.
     /// - Returns: the bits as an unsigned integer, first bit most significant.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readBits(_ count: Int) -> UInt64? {
         guard let value = peekBits(count) else { return nil }
         position &+= count
@@ -131,7 +131,7 @@ public struct BitReader: Sendable {
     /// Reads an unsigned Exp-Golomb code `ue(v)` (§9.1), or returns `nil` (without moving) at the end
     /// of data or when the code has more than 32 leading zeros.
     /// - Returns: the decoded value, 0 through 2^33 − 2.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUnsignedExpGolomb() -> UInt64? {
         let remaining = bitsRemaining
         guard remaining > 0 else { return nil }
@@ -170,7 +170,7 @@ public struct BitReader: Sendable {
 
     /// Reads a signed Exp-Golomb code `se(v)` (§9.1.1), or returns `nil` (without moving) on failure.
     /// - Returns: the decoded value: codes 1, 2, 3, 4 … map to 1, −1, 2, −2 ….
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readSignedExpGolomb() -> Int64? {
         guard let code = readUnsignedExpGolomb() else { return nil }
         let magnitude = Int64(truncatingIfNeeded: (code &+ 1) &>> 1)

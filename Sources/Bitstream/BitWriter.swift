@@ -7,8 +7,10 @@
 /// Bits gather in a 64-bit cache that goes to the byte array 8 bytes at a time, so a write is a shift
 /// and an or; `ue(v)` is one write of `2·len − 1` bits (the leading zeros come from the value's width).
 public struct BitWriter: Sendable {
-    /// Whole bytes already written out of the cache.
+    /// Whole bytes already written out of the cache: the first `byteCount` bytes; the rest is zeroed room.
     @usableFromInline var storage: [UInt8] = []
+    /// How many bytes of `storage` are written.
+    @usableFromInline var byteCount = 0
     /// The last `cachedBitCount` bits written, right-aligned (higher bits are zero).
     @usableFromInline var cache: UInt64 = 0
     /// How many bits `cache` holds: 0 through 63.
@@ -20,16 +22,15 @@ public struct BitWriter: Sendable {
     /// Creates an empty writer with room for `byteCount` bytes before it reallocates.
     /// - Parameter byteCount: the expected output size.
     public init(reservingCapacity byteCount: Int) {
-        storage.reserveCapacity(byteCount)
+        storage = [UInt8](repeating: 0, count: byteCount)
     }
 
     /// The bytes written so far; a partial last byte is padded with zero bits.
     ///
-    /// When the writer is byte-aligned at a multiple of 8 bytes this is the writer's own buffer; otherwise
-    /// the pending bits are appended to a copy, so read it once when done.
+    /// Each read makes a copy of what was written: read it once when done.
     public var bytes: [UInt8] {
-        guard cachedBitCount > 0 else { return storage }
-        var output = storage
+        var output = Array(storage[0..<byteCount])
+        guard cachedBitCount > 0 else { return output }
         let aligned = cache &<< UInt64(truncatingIfNeeded: 64 &- cachedBitCount)
         for index in 0..<((cachedBitCount &+ 7) &>> 3) {
             output.append(UInt8(truncatingIfNeeded: aligned &>> UInt64(truncatingIfNeeded: 56 &- 8 &* index)))
@@ -38,7 +39,7 @@ public struct BitWriter: Sendable {
     }
 
     /// The number of bits written.
-    @inlinable public var bitCount: Int { storage.count &* 8 &+ cachedBitCount }
+    @inlinable public var bitCount: Int { byteCount &* 8 &+ cachedBitCount }
 
     /// Whether the next bit starts a new byte.
     @inlinable public var isByteAligned: Bool { cachedBitCount & 7 == 0 }
@@ -68,7 +69,16 @@ public struct BitWriter: Sendable {
     /// Appends 64 bits to the byte array, big-endian.
     @usableFromInline
     mutating func flush(_ word: UInt64) {
-        withUnsafeBytes(of: word.bigEndian) { storage.append(contentsOf: $0) }
+        if byteCount &+ 8 > storage.count { grow(by: 8) }
+        let offset = byteCount
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: word.bigEndian, toByteOffset: offset, as: UInt64.self) }
+        byteCount &+= 8
+    }
+
+    /// Doubles the room (at least `count` more bytes), zero-filled.
+    @usableFromInline
+    mutating func grow(by count: Int) {
+        storage.append(contentsOf: repeatElement(0, count: Swift.max(count, storage.count, 64)))
     }
 
     /// Writes `u(n)`.
@@ -142,11 +152,13 @@ public struct BitWriter: Sendable {
     /// - Parameter data: the bytes to append.
     public mutating func writeBytes<Bytes: Sequence>(_ data: Bytes) where Bytes.Element == UInt8 {
         precondition(isByteAligned, "writeBytes needs a byte-aligned writer")
+        storage.removeSubrange(byteCount...)
         while cachedBitCount > 0 {
             cachedBitCount &-= 8
             storage.append(UInt8(truncatingIfNeeded: cache &>> UInt64(truncatingIfNeeded: cachedBitCount)))
         }
         cache = 0
         storage.append(contentsOf: data)
+        byteCount = storage.count
     }
 }
