@@ -73,6 +73,30 @@ public struct AnnexBStreamScanner: Sendable {
         try scan(body)
     }
 
+    /// Lets `fill` write the next bytes of the stream straight into the scanner's buffer (for example with
+    /// `read(2)` from a file or socket: no intermediate chunk, no copy), then calls `body` with every NAL
+    /// unit they completed, as views.
+    /// - Parameters:
+    ///   - maximumByteCount: the room offered to `fill`, in bytes.
+    ///   - fill: writes up to `buffer.count` bytes at the start of `buffer` and returns how many
+    ///     (0 at the end of the stream); values outside 0...`buffer.count` are clamped.
+    ///   - body: receives each completed NAL unit, in order; the view may be kept.
+    /// - Returns: the number of bytes `fill` wrote.
+    /// - Throws: what `fill` throws (then nothing was added).
+    @discardableResult
+    public mutating func append<Failure: Error>(
+        readingUpTo maximumByteCount: Int,
+        using fill: (_ buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int,
+        _ body: (ByteView) -> Void
+    ) throws(Failure) -> Int {
+        let room = Swift.max(0, maximumByteCount)
+        let storage = makeRoom(for: room)
+        let written = Swift.min(Swift.max(0, try fill(UnsafeMutableRawBufferPointer(start: storage.pointer + writeIndex, count: room))), room)
+        writeIndex += written
+        scan(body)
+        return written
+    }
+
     /// Adds a chunk of the stream and returns every NAL unit it completed, each copied into its own array.
     /// - Parameter chunk: the next bytes of the stream, of any length.
     /// - Returns: the complete NAL units, in order.

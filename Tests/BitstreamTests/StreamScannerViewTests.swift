@@ -67,6 +67,27 @@ import TestSupport
         #expect(zip(addresses, addresses.dropFirst()).allSatisfy { $1 - $0 == 25 })
     }
 
+    @Test func bytesReadStraightIntoTheBufferGiveTheWholeScan() throws {
+        let bytes = try MediaFiles.bytes(Self.small)
+        var scanner = AnnexBStreamScanner()
+        var units: [ByteView] = []
+        var offset = 0
+        var reads = 0
+        while true {
+            let count = scanner.append(readingUpTo: 4_096, using: { buffer in
+                let count = min(buffer.count, bytes.count - offset, 1_000 + reads * 37)
+                buffer.copyBytes(from: bytes[offset..<(offset + count)])
+                return count
+            }) { units.append($0) }
+            if count == 0 { break }
+            offset += count
+            reads += 1
+        }
+        scanner.finish { units.append($0) }
+        #expect(offset == bytes.count)
+        #expect(units == wholeScan(bytes))
+    }
+
     @Test func scannerCopiesDoNotShareTheirBuffer() {
         var first = AnnexBStreamScanner()
         var ignored: [ByteView] = []
