@@ -70,6 +70,12 @@ public enum FuzzTargets {
             precondition(unit.elementsEqual(bytes[range]), "a NAL unit view holds other bytes than its range")
             let rbsp = EmulationPrevention.rbsp(fromEBSP: unit)
             precondition(Array(rbsp) == EmulationPrevention.rbsp(fromEBSP: bytes[range]), "view RBSP differs")
+            // The memchr scan (contiguous input) against the byte loop (a collection without contiguous storage).
+            let loop = bytes[range].lazy.map { $0 }
+            precondition(EmulationPrevention.rbsp(fromEBSP: loop) == Array(rbsp), "memchr scan differs from the byte loop")
+            let fast = Result { () throws(EmulationPrevention.Failure) in try EmulationPrevention.checkedRBSP(fromEBSP: unit) }
+            let slow = Result { () throws(EmulationPrevention.Failure) in try EmulationPrevention.checkedRBSP(fromEBSP: loop) }
+            precondition(fast == slow, "checked memchr scan differs from the byte loop")
         }
         // The chunked scanner, cut where the input says (chunk sizes from its bytes), keeping every view.
         var scanner = AnnexBStreamScanner()
