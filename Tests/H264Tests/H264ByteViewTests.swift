@@ -13,6 +13,7 @@ import TestSupport
         var fromViews = H264ParameterSets()
         var fromArrays = H264ParameterSets()
         var slices = 0
+        var scratch: [UInt8] = []
         for unit in AnnexB.nalUnits(in: ByteView(bytes)) {
             let array = Array(unit)
             switch unit[0] & 0x1F {
@@ -23,6 +24,7 @@ import TestSupport
             case 1, 5:
                 let fromView = try H264SliceHeader(nalUnit: unit, parameterSets: fromViews)
                 #expect(fromView == (try H264SliceHeader(nalUnit: array, parameterSets: fromArrays)))
+                #expect(fromView == (try H264SliceHeader(nalUnit: unit, parameterSets: fromViews, scratch: &scratch)))
                 // The RBSP of the header bytes read in place when they hold no emulation-prevention byte.
                 let rbsp = EmulationPrevention.rbsp(fromEBSP: try #require(unit.getView(at: 1, byteCount: min(64, unit.count - 1))))
                 let header = try H264NALUnitHeader(parsing: unit)
