@@ -27,7 +27,8 @@ let package = Package(
     targets: [
         // Layer 1
         .target(name: "Bitstream"),
-        .target(name: "MediaCore"),
+        // MediaCore reads AVCC framing through Bitstream (same layer, no cycle: Bitstream imports nothing).
+        .target(name: "MediaCore", dependencies: ["Bitstream"]),
         // Layer 2
         .target(name: "H264", dependencies: ["Bitstream"]),
         .target(name: "HEVC", dependencies: ["Bitstream"]),
@@ -53,7 +54,7 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264"], path: "Sources/StreamKitBenchmark"),
 
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
@@ -63,7 +64,9 @@ let package = Package(
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BitstreamTests", dependencies: ["Bitstream", "TestSupport"]),
+        // Test-only: counts the calling thread's heap allocations (malloc interposed in the test binary).
+        .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
+        .testTarget(name: "BitstreamTests", dependencies: ["Bitstream", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream", "TestSupport"]),
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),

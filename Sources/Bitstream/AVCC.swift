@@ -38,23 +38,77 @@ public enum AVCC {
     /// - Returns: the ranges of the NAL units (prefixes excluded). Zero-length units are skipped.
     /// - Throws: ``Failure`` naming the NAL index and byte offset of a cut-off prefix or unit.
     public static func nalUnitRanges(in bytes: [UInt8], lengthSize: Int = 4) throws(Failure) -> [Range<Int>] {
-        guard lengthSize == 1 || lengthSize == 2 || lengthSize == 4 else { throw .unsupportedLengthSize(lengthSize) }
         var ranges: [Range<Int>] = []
+        let failure: Failure? = bytes.withUnsafeBytes { buffer in
+            do throws(Failure) {
+                try forEachNALUnit(in: buffer, lengthSize: lengthSize) { ranges.append($0) }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        return ranges
+    }
+
+    /// Finds the NAL units in a length-prefixed buffer and returns them as views into it (no copies).
+    /// - Parameters:
+    ///   - sample: the buffer (for example one MP4 sample or one encoder output).
+    ///   - lengthSize: the size of each length prefix: 1, 2 or 4.
+    /// - Returns: one view per NAL unit (prefix excluded), sharing `sample`'s storage. Zero-length units are skipped.
+    /// - Throws: ``Failure`` naming the NAL index and byte offset of a cut-off prefix or unit.
+    public static func nalUnits(in sample: ByteView, lengthSize: Int = 4) throws(Failure) -> [ByteView] {
+        var units: [ByteView] = []
+        try forEachNALUnit(in: sample, lengthSize: lengthSize) { units.append($0) }
+        return units
+    }
+
+    /// Calls `body` with a view of every NAL unit in a length-prefixed buffer, in order, allocating nothing.
+    ///
+    /// The units before a malformed prefix are handed out before the error is thrown.
+    /// - Parameters:
+    ///   - sample: the buffer.
+    ///   - lengthSize: the size of each length prefix: 1, 2 or 4.
+    ///   - body: receives each NAL unit (prefix excluded), a view into `sample`.
+    /// - Throws: ``Failure`` naming the NAL index and byte offset of a cut-off prefix or unit.
+    public static func forEachNALUnit(
+        in sample: ByteView, lengthSize: Int = 4, _ body: (ByteView) -> Void
+    ) throws(Failure) {
+        try sample.withUnsafeBytes { (buffer) throws(Failure) in
+            try forEachNALUnit(in: buffer, lengthSize: lengthSize) { range in
+                if let unit = sample.getView(in: range) { body(unit) }
+            }
+        }
+    }
+
+    /// Calls `body` with the range of every NAL unit in a length-prefixed buffer, in order: the one
+    /// reading of the framing that every other AVCC function (and `EncodedFrame`) uses.
+    ///
+    /// The units before a malformed prefix are handed out before the error is thrown.
+    /// - Parameters:
+    ///   - buffer: the length-prefixed NAL units.
+    ///   - lengthSize: the size of each length prefix: 1, 2 or 4.
+    ///   - body: receives each NAL unit's range (prefix excluded); zero-length units are skipped.
+    /// - Throws: ``Failure`` naming the NAL index and byte offset of a cut-off prefix or unit.
+    public static func forEachNALUnit(
+        in buffer: UnsafeRawBufferPointer, lengthSize: Int = 4, _ body: (Range<Int>) -> Void
+    ) throws(Failure) {
+        guard lengthSize == 1 || lengthSize == 2 || lengthSize == 4 else { throw .unsupportedLengthSize(lengthSize) }
         var offset = 0
         var index = 0
-        while offset < bytes.count {
-            guard offset + lengthSize <= bytes.count else { throw .truncatedLength(byteOffset: offset, nalIndex: index) }
+        let count = buffer.count
+        while offset < count {
+            guard offset + lengthSize <= count else { throw .truncatedLength(byteOffset: offset, nalIndex: index) }
             var length = 0
-            for position in offset..<(offset + lengthSize) { length = length << 8 | Int(bytes[position]) }
+            for position in offset..<(offset + lengthSize) { length = length << 8 | Int(buffer[position]) }
             let start = offset + lengthSize
-            guard length <= bytes.count - start else {
-                throw .truncatedNALUnit(byteOffset: offset, nalIndex: index, declared: length, available: bytes.count - start)
+            guard length <= count - start else {
+                throw .truncatedNALUnit(byteOffset: offset, nalIndex: index, declared: length, available: count - start)
             }
-            if length > 0 { ranges.append(start..<(start + length)) }
+            if length > 0 { body(start..<(start + length)) }
             offset = start + length
             index += 1
         }
-        return ranges
     }
 
     /// Converts an Annex B byte stream to length-prefixed NAL units.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // Emulation-prevention removal into a caller-owned buffer: the allocation-free form of
 // `EmulationPrevention.rbsp(fromEBSP:)` / `checkedRBSP(fromEBSP:)` for per-NAL-unit hot paths.
 
@@ -85,27 +91,34 @@ extension EmulationPrevention {
     }
 
     /// Appends the RBSP of `input` to `buffer`, copying the runs between emulation-prevention bytes
-    /// in blocks.
+    /// in blocks. Zero bytes are found with `memchr` (vectorised in the C library); only where one is
+    /// followed by another zero is the next byte looked at, so most of the input is touched once, in bulk.
+    ///
+    /// Equivalent to the byte loop of ``convert(_:limit:checked:into:)``: a 0x03 after two zero bytes
+    /// is dropped (the two zeros are input bytes, so a dropped 0x03 never counts as one of them), and
+    /// when `checked` a byte below 0x03 after two zero bytes stops the conversion.
     /// - Returns: as ``convert(_:limit:checked:into:)``.
     private static func appendRBSP(of input: UnsafeBufferPointer<UInt8>, checked: Bool,
                                    to buffer: inout [UInt8]) -> Int? {
+        guard let base = input.baseAddress else { return nil }
+        let count = input.count
         var runStart = 0
-        var zeros = 0
-        for index in input.indices {
-            let byte = input[index]
-            if zeros >= 2 {
-                if byte == 0x03 {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
-                    runStart = index + 1
-                    zeros = 0
-                    continue
-                }
-                if checked && byte < 0x03 {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index]))
-                    return index
-                }
+        var position = 0
+        while position < count - 2 {
+            guard let hit = memchr(base + position, 0, count - 2 - position) else { break }
+            let zero = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+            guard input[zero + 1] == 0 else { position = zero + 2; continue }
+            let next = input[zero + 2]
+            if next == 0x03 {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<(zero + 2)]))
+                runStart = zero + 3
+                position = zero + 3
+            } else if checked && next < 0x03 {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<(zero + 2)]))
+                return zero + 2
+            } else {
+                position = zero + 1
             }
-            zeros = byte == 0 ? zeros + 1 : 0
         }
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart...]))
         return nil

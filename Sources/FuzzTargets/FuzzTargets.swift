@@ -10,13 +10,16 @@ import HEVC
 /// The whole input is read as an Annex B stream by both analysers and as ADTS; its NAL units are fed to
 /// every parameter-set parser of both codecs (and what parses is written back and parsed again); the
 /// input is also read as an avcC, an hvcC and an AudioSpecificConfig, as AVCC with each length size, and as a
-/// Y4M, WAV and raw-video file.
+/// Y4M, WAV and raw-video file. The byte view, the bit reader (random u(n) for n in 1...64, ue, se, driven
+/// by the input) and the chunked scanner (cut where the input says) are checked against their invariants.
 public enum FuzzTargets {
     /// Feeds `input` to every parser.
     /// - Parameter input: arbitrary bytes.
     public static func run(_ input: UnsafeBufferPointer<UInt8>) {
         let bytes = Array(input)
         framing(bytes)
+        views(bytes)
+        bitIO(bytes)
         h264(bytes)
         hevc(bytes)
         aac(bytes)
@@ -55,6 +58,115 @@ public enum FuzzTargets {
             while (try? reader.ue("x")) != nil, reader.bitsRemaining > 0 {}
             _ = reader.hasMoreRBSPData()
         }
+    }
+
+    /// Byte views: whole-buffer and chunked Annex B scans and AVCC framing as views must equal the range forms.
+    static func views(_ bytes: [UInt8]) {
+        let view = ByteView(bytes)
+        let ranges = AnnexB.nalUnitRanges(in: bytes)
+        let units = AnnexB.nalUnits(in: view)
+        precondition(units.count == ranges.count, "view scan and range scan differ")
+        for (unit, range) in zip(units, ranges) {
+            precondition(unit.elementsEqual(bytes[range]), "a NAL unit view holds other bytes than its range")
+            let rbsp = EmulationPrevention.rbsp(fromEBSP: unit)
+            precondition(Array(rbsp) == EmulationPrevention.rbsp(fromEBSP: bytes[range]), "view RBSP differs")
+            // The memchr scan (contiguous input) against the byte loop (a collection without contiguous storage).
+            let loop = bytes[range].lazy.map { $0 }
+            precondition(EmulationPrevention.rbsp(fromEBSP: loop) == Array(rbsp), "memchr scan differs from the byte loop")
+            let fast = Result { () throws(EmulationPrevention.Failure) in try EmulationPrevention.checkedRBSP(fromEBSP: unit) }
+            let slow = Result { () throws(EmulationPrevention.Failure) in try EmulationPrevention.checkedRBSP(fromEBSP: loop) }
+            precondition(fast == slow, "checked memchr scan differs from the byte loop")
+        }
+        // The chunked scanner, cut where the input says (chunk sizes from its bytes), keeping every view.
+        var scanner = AnnexBStreamScanner()
+        var chunked: [ByteView] = []
+        var offset = 0
+        var cut = 0
+        while offset < bytes.count {
+            let size = min(bytes.count - offset, 1 + Int(bytes[cut % bytes.count]) * (1 + cut % 7))
+            scanner.append(bytes[offset..<(offset + size)]) { chunked.append($0) }
+            offset += size
+            cut += 1
+        }
+        scanner.finish { chunked.append($0) }
+        precondition(chunked == units, "chunked scan differs from the whole scan")
+        for size in [1, 2, 4] {
+            var framed: [ByteView] = []
+            let failure: AVCC.Failure?
+            do throws(AVCC.Failure) { try AVCC.forEachNALUnit(in: view, lengthSize: size) { framed.append($0) }; failure = nil } catch { failure = error }
+            let ranges = try? AVCC.nalUnitRanges(in: bytes, lengthSize: size)
+            precondition((failure == nil) == (ranges != nil), "AVCC view and range forms disagree on validity")
+            if let ranges { precondition(framed.map(Array.init) == ranges.map { Array(bytes[$0]) }, "AVCC views differ") }
+        }
+        // Byte-view reads: past the end is nil, never a trap.
+        var cursor = view
+        var steps = 0
+        while cursor.readableByteCount > 0, steps < 256 {
+            let kind = cursor.peekByte() ?? 0
+            switch kind % 4 {
+            case 0: if cursor.readInteger(as: UInt32.self) == nil { _ = cursor.readByte() }
+            case 1: if cursor.readView(byteCount: Int(kind >> 2)) == nil { _ = cursor.readByte() }
+            case 2: _ = cursor.getInteger(at: Int(kind) * 31, endianness: .little, as: UInt64.self); _ = cursor.readByte()
+            default: if cursor.readUnsignedBigEndian(byteCount: Int(kind >> 5)) == nil { _ = cursor.readByte() }
+            }
+            steps += 1
+        }
+    }
+
+    /// The bit reader driven by the input: the first half chooses reads (u(n) for n in 1...64, ue, se, peeks),
+    /// the whole input is read. Each u(n) is checked against a bit-at-a-time model, a failed read must not
+    /// move, and what was read is written with BitWriter and read back identically.
+    static func bitIO(_ bytes: [UInt8]) {
+        enum Read { case u(Int, UInt64), ue(UInt32), se(Int32) }
+        func modelBits(_ count: Int, at position: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for bit in position..<(position + count) { value = value << 1 | UInt64(bytes[bit >> 3] >> UInt8(7 - bit & 7) & 1) }
+            return value
+        }
+        var reader = BitReader(bytes)
+        var reads: [Read] = []
+        for op in bytes.prefix(bytes.count / 2 + 1) {
+            let before = reader.bitPosition
+            switch op % 4 {
+            case 0, 1:
+                let count = Int(op >> 2) + 1 - (op % 4 == 1 ? 0 : 32 * Int(op >> 7))  // 1...64
+                let peeked = reader.peekBits(count)
+                if let value = try? reader.u64(count, "fuzz_u") {
+                    precondition(value == modelBits(count, at: before) && peeked == value, "u(\(count)) differs from the bit model")
+                    reads.append(.u(count, value))
+                } else {
+                    precondition(reader.bitPosition == before && peeked == nil && reader.bitsRemaining < count, "failed u(n) moved or was wrong")
+                }
+            case 2:
+                if let value = try? reader.ue("fuzz_ue") {
+                    let zeros = (reader.bitPosition - before) / 2
+                    precondition(modelBits(zeros + 1, at: before) == 1, "ue(v) prefix differs from the bit model")
+                    reads.append(.ue(value))
+                } else {
+                    precondition(reader.bitPosition == before || reader.bitPosition > before, "position went back")
+                }
+            default:
+                if let value = try? reader.se("fuzz_se") { reads.append(.se(value)) }
+            }
+            precondition(reader.bitsRemaining >= 0 && reader.bitPosition >= before, "reader position out of bounds")
+        }
+        var writer = BitWriter()
+        for read in reads {
+            switch read {
+            case let .u(count, value): writer.u64(count, value)
+            case let .ue(value): writer.ue(value)
+            case let .se(value): writer.se(value)
+            }
+        }
+        var again = BitReader(writer.bytes)
+        for read in reads {
+            switch read {
+            case let .u(count, value): precondition((try? again.u64(count, "u")) == value, "u(n) does not round-trip")
+            case let .ue(value): precondition((try? again.ue("ue")) == value, "ue(v) does not round-trip")
+            case let .se(value): precondition((try? again.se("se")) == value, "se(v) does not round-trip")
+            }
+        }
+        precondition(again.bitsRemaining < 8, "write → read left bits over")
     }
 
     /// Every H.264 parser on every NAL unit; what parses must write back to something that parses.

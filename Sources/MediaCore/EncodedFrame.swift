@@ -1,3 +1,5 @@
+import Bitstream
+
 /// One compressed picture as a compression session hands it out — StreamKit's `CMSampleBuffer`.
 ///
 /// ``data`` holds the picture's NAL units in AVCC form: each preceded by its big-endian length of
@@ -39,17 +41,14 @@ public struct EncodedFrame: Sendable, Hashable {
     public var codec: CodecType { format.codec }
 
     /// The ranges of the NAL units in ``data`` (length prefixes excluded). A malformed length ends the list.
+    ///
+    /// The framing is read by `AVCC.forEachNALUnit(in:lengthSize:_:)` of Bitstream, the
+    /// one implementation of length-prefixed NAL units in StreamKit.
     public var nalUnitRanges: [Range<Int>] {
-        let size = format.nalUnitLengthSize
         var ranges: [Range<Int>] = []
-        var offset = 0
-        while offset + size <= data.count {
-            var length = 0
-            for index in offset..<(offset + size) { length = length << 8 | Int(data[index]) }
-            let start = offset + size
-            guard length <= data.count - start else { break }
-            if length > 0 { ranges.append(start..<(start + length)) }
-            offset = start + length
+        data.withUnsafeBytes { buffer in
+            // A malformed prefix ends the list: the units before it are kept, the error is dropped.
+            try? AVCC.forEachNALUnit(in: buffer, lengthSize: format.nalUnitLengthSize) { ranges.append($0) }
         }
         return ranges
     }
