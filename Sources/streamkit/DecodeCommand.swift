@@ -49,9 +49,9 @@ struct DecodeCommand {
     /// - Returns: the exit status.
     func run() -> Int32 {
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
-            defer { try? handle.close() }
-            let head = [UInt8](try handle.read(upToCount: 1 << 20) ?? Data())
+            let source = try FileByteSource(path: input)
+            defer { try? source.close() }
+            let head = try source.read(upToCount: 1 << 20)
             guard let format = ElementaryStreamFormat.detect(head) else {
                 printError("streamkit decode: \(input) is not an H.264/H.265 Annex B stream nor ADTS AAC")
                 return 1
@@ -62,16 +62,16 @@ struct DecodeCommand {
                 return 1
             }
             if isAudio {
-                return try decodeAudio(head: head, rest: handle)
+                return try decodeAudio(head: head, rest: source)
             }
-            return try decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: handle)
+            return try decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: source)
         } catch {
             printError("streamkit decode: \(error)")
             return 1
         }
     }
 
-    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileHandle) throws -> Int32 {
+    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileByteSource) throws -> Int32 {
         let session = try DecompressionSession(annexBStreamOf: codec, registry: EngineSetup.registry(),
                                                outputFormat: output.lowercased().hasSuffix(".y4m") ? .i420 : pixelFormat,
                                                engineName: engineName)
@@ -95,7 +95,7 @@ struct DecodeCommand {
             }
         }
         try write(session.decode(annexB: head))
-        while let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty {
+        while case let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty {
             try write(session.decode(annexB: chunk))
         }
         try write(session.flush())
@@ -121,9 +121,9 @@ struct DecodeCommand {
         return Y4MRatio(Int((rate * 1001).rounded()), 1001)
     }
 
-    private func decodeAudio(head: [UInt8], rest: FileHandle) throws -> Int32 {
+    private func decodeAudio(head: [UInt8], rest: FileByteSource) throws -> Int32 {
         var bytes = head
-        while let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty { bytes += chunk }
+        bytes += try rest.readToEnd()
         let scan = ADTSFrameScanner.scan(bytes)
         guard let first = scan.frames.first else {
             printError("streamkit decode: no ADTS frame in \(input)")

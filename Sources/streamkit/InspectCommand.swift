@@ -27,11 +27,16 @@ struct InspectCommand {
     /// Runs the command.
     /// - Returns: the exit status: 0 when the stream was read without error.
     func run() -> Int32 {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("cannot read \(path): no such file or not readable")
+        let bytes: [UInt8]
+        do {
+            let source = try FileByteSource(path: path)
+            defer { try? source.close() }
+            bytes = try source.readToEnd()
+        } catch {
+            if printsJSON { print(JSONValue.object([("error", .string(error.description))]).text) }
+            printError("streamkit inspect: \(error)")
             return 1
         }
-        let bytes = [UInt8](data)
         guard let format = ElementaryStreamFormat.detect(bytes) else {
             let what = bytes.isEmpty ? "the file is empty" : "no H.264/H.265 start codes with valid NAL headers and no ADTS frames found"
             if printsJSON { print(JSONValue.object([("error", .string("unrecognised stream: \(what)"))]).text) }
