@@ -30,7 +30,7 @@ public struct PollEvents: OptionSet, Sendable, Hashable {
 }
 
 /// One descriptor of a ``Poll/wait(_:timeout:)`` call: what to wait for, and what happened.
-public struct PollEntry {
+public struct PollEntry: Sendable {
     /// The descriptor to watch.
     public var descriptor: FileDescriptor
     /// What to wait for.
