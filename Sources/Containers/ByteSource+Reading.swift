@@ -59,11 +59,12 @@ private func readBytes<Source: ByteSource>(from source: inout Source, upToCount 
     return bytes
 }
 
-/// Reads to the end: what a regular file says is left at once, a pipe a chunk at a time.
+/// Reads to the end: what a regular file says is left at once, a pipe a chunk at a time. A file that says
+/// nothing is left is still read a page at a time (the end check; files in `/proc` report size 0).
 private func readRest<Source: ByteSource>(of source: inout Source, chunkSize: Int) throws(ContainerIOError) -> [UInt8] {
     var all: [UInt8] = []
     while true {
-        let wanted = source.remainingByteCount.flatMap { $0 > 0 ? $0 : nil } ?? Swift.max(1, chunkSize)
+        let wanted = source.remainingByteCount.map { $0 > 0 ? $0 : 4096 } ?? Swift.max(1, chunkSize)
         let chunk = try readBytes(from: &source, upToCount: wanted)
         if chunk.isEmpty { return all }
         if all.isEmpty { all = chunk } else { all += chunk }

@@ -34,6 +34,16 @@ import TestSupport
         try source.close()
     }
 
+    @Test("a /proc file, whose size says 0, is still read to its end")
+    func procFiles() throws {
+        let source = try FileByteSource(path: "/proc/self/status")
+        defer { try? source.close() }
+        #expect(source.remainingByteCount == 0)
+        let text = String(decoding: try source.readToEnd(), as: UTF8.self)
+        #expect(text.hasPrefix("Name:"))
+        #expect(text.contains("\nPid:"))
+    }
+
     @Test("a directory fails at open with EISDIR, a missing file with ENOENT, each naming the path")
     func badPaths() throws {
         let directory = try ExternalTool.temporaryDirectory()
