@@ -87,6 +87,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     public static let connectionAborted = Errno(ECONNABORTED)
     /// `ECONNRESET`: the peer reset the connection.
     public static let connectionReset = Errno(ECONNRESET)
+    /// `EISCONN`: the socket is already connected.
+    public static let alreadyConnected = Errno(EISCONN)
     /// `ENOTCONN`: the socket is not connected.
     public static let notConnected = Errno(ENOTCONN)
     /// `ETIMEDOUT`: the connection timed out.

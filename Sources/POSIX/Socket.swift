@@ -119,15 +119,17 @@ public final class Socket: Sendable {
 
     /// Connects to a remote address (`connect(2)`); for UDP it sets the default destination and filter.
     /// - Parameter address: the remote address.
-    /// - Returns: ``ConnectOutcome/connected``, or ``ConnectOutcome/inProgress`` for a non-blocking TCP socket.
+    /// - Returns: ``ConnectOutcome/connected``, or ``ConnectOutcome/inProgress`` for a non-blocking TCP socket
+    ///   (or a blocking one whose connect a signal interrupted).
     /// - Throws: ``SystemError`` (call `connect`), for example
     ///   "cannot connect to 127.0.0.1:1: Connection refused".
     public func connect(to address: SocketAddress) throws(SystemError) -> ConnectOutcome {
         let number = try descriptor.openNumber(for: "connect")
         let result = retryOnInterrupt { address.withSocketAddress { connectSocket(number, $0, $1) } }
         switch result {
-        case .success: return .connected
-        // EINTR was retried above; a retried connect that is already under way says EALREADY.
+        // EINTR was retried above: a retried connect that finished meanwhile says EISCONN, one still
+        // under way says EALREADY (then, even on a blocking socket, wait for writability).
+        case .success, .failure(.alreadyConnected): return .connected
         case .failure(.inProgress), .failure(.alreadyInProgress): return .inProgress
         case let .failure(code): throw SystemError("connect", errno: code, subject: address.description)
         }

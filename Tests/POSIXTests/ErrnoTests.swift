@@ -13,7 +13,7 @@ import Testing
         (.alreadyInProgress, EALREADY), (.messageTooLong, EMSGSIZE), (.addressInUse, EADDRINUSE),
         (.addressNotAvailable, EADDRNOTAVAIL), (.addressFamilyNotSupported, EAFNOSUPPORT),
         (.networkUnreachable, ENETUNREACH), (.connectionAborted, ECONNABORTED), (.connectionReset, ECONNRESET),
-        (.notConnected, ENOTCONN), (.timedOut, ETIMEDOUT), (.connectionRefused, ECONNREFUSED),
+        (.alreadyConnected, EISCONN), (.notConnected, ENOTCONN), (.timedOut, ETIMEDOUT), (.connectionRefused, ECONNREFUSED),
         (.hostUnreachable, EHOSTUNREACH),
     ]
 
