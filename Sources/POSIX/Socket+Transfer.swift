@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIXShims
 
 /// Moving bytes: send and receive on a connected socket, datagrams to and from addresses.
 extension Socket {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPOSIXShims
 
 /// A UDP or TCP socket over IPv4 or IPv6, blocking or not.
 ///
