@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "streamkit", targets: ["streamkit"]),
         .library(name: "Bitstream", targets: ["Bitstream"]),
         .library(name: "MediaCore", targets: ["MediaCore"]),
+        .library(name: "POSIX", targets: ["POSIX"]),
         .library(name: "H264", targets: ["H264"]),
         .library(name: "HEVC", targets: ["HEVC"]),
         .library(name: "AAC", targets: ["AAC"]),
@@ -29,6 +30,9 @@ let package = Package(
         .target(name: "Bitstream"),
         // MediaCore reads AVCC framing through Bitstream (same layer, no cycle: Bitstream imports nothing).
         .target(name: "MediaCore", dependencies: ["Bitstream"]),
+        // The Linux headers the Glibc module leaves out (epoll, eventfd, TCP options), for POSIX alone.
+        .target(name: "CPOSIXShims"),
+        .target(name: "POSIX", dependencies: ["CPOSIXShims"]),
         // Layer 2
         .target(name: "H264", dependencies: ["Bitstream"]),
         .target(name: "HEVC", dependencies: ["Bitstream"]),
@@ -45,9 +49,9 @@ let package = Package(
             .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
         ]),
         // Layer 4
-        .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
+        .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
         // Layer 5
-        .target(name: "Capture", dependencies: ["MediaCore"]),
+        .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
@@ -70,8 +74,9 @@ let package = Package(
         .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream", "TestSupport"]),
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),
-        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "TestSupport"]),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "POSIX", "TestSupport"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "Capture", "MediaCore", "TestSupport"]),
+        .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),

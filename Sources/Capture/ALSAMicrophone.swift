@@ -166,9 +166,12 @@ public final class ALSAMicrophone: AudioSource, @unchecked Sendable {
                 continue
             }
             let code = Int32(clamping: read)
+            // ALSA reports errno values negated, not as -1 and errno, so POSIX's retryOnInterrupt does not
+            // apply; a signal during the read or the wait (-EINTR) is retried here, not taken for a failure.
+            if code == -EINTR { continue }
             if read == 0 || code == -EAGAIN {
                 let waited = alsa.pcmWait(pcm.pointer, Self.waitInterval)
-                if waited >= 0 { continue }
+                if waited >= 0 || waited == -EINTR { continue }
                 if let failure = recover(from: waited) { return .failure(failure) }
                 filled = 0
                 continue

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import POSIX
 
 /// What can go wrong while opening or reading a live source.
 ///
@@ -65,8 +61,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// - Parameter code: an `errno` value.
     /// - Returns: its text, for example "No such file or directory".
     static func errnoText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        Errno(code).description
     }
 
     /// A ``systemCallFailed(call:path:errno:message:)`` built from the current `errno`.

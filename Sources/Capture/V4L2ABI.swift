@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import POSIX
 
 /// The parts of the Linux V4L2 kernel interface (`<linux/videodev2.h>`) the camera uses, declared in Swift
 /// with the kernel's exact layout for 64-bit Linux (x86_64, arm64).
@@ -191,20 +192,20 @@ enum V4L2ABI {
     /// `VIDIOC_S_PARM` = `_IOWR('V', 22, struct v4l2_streamparm)`.
     static let setParameters = request(readWrite, 22, MemoryLayout<StreamParameters>.stride)
 
-    /// Runs an ioctl on a V4L2 struct, retrying when a signal interrupts it (`EINTR`).
+    /// Runs an ioctl on a V4L2 struct, retrying when a signal interrupts it (POSIX's ``retryOnInterrupt(_:)``).
     /// - Parameters:
-    ///   - descriptor: the open device.
+    ///   - descriptor: the open device (`EBADF` once closed).
     ///   - request: one of the request numbers above.
     ///   - argument: the struct the kernel reads and fills.
     /// - Returns: 0 on success, else the `errno` value.
-    static func control<Argument>(_ descriptor: Int32, _ request: UInt, _ argument: inout Argument) -> Int32 {
-        while true {
-            let result = withUnsafeMutablePointer(to: &argument) { pointer in
-                ioctl(descriptor, request, UnsafeMutableRawPointer(pointer))
-            }
-            if result >= 0 { return 0 }
-            let code = errno
-            if code != EINTR { return code }
+    static func control<Argument>(_ descriptor: FileDescriptor, _ request: UInt, _ argument: inout Argument) -> Int32 {
+        let number = descriptor.rawValue
+        let result = withUnsafeMutablePointer(to: &argument) { pointer in
+            retryOnInterrupt { ioctl(number, request, UnsafeMutableRawPointer(pointer)) }
+        }
+        switch result {
+        case .success: return 0
+        case let .failure(code): return code.rawValue
         }
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 import MediaCore
+import POSIX
 
 /// An open V4L2 capture device with its memory-mapped buffers: the blocking half of ``V4L2Camera``.
 ///
@@ -33,7 +34,7 @@ final class V4L2Device {
     let bytesPerLine: Int
     /// The negotiated frame period (seconds per frame), if the driver reported one.
     let timePerFrame: MediaTime?
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private var mappings: [(address: UnsafeMutableRawPointer, length: Int)]
     private var isStreaming = false
     private var isClosed = false
@@ -43,17 +44,18 @@ final class V4L2Device {
     /// - Returns: the descriptor and what the device said about itself.
     /// - Throws: ``CaptureError/deviceNotFound(path:)``, ``CaptureError/notAVideoDevice(path:reason:)`` or
     ///   ``CaptureError/systemCallFailed(call:path:errno:message:)``.
-    static func query(_ path: String) throws(CaptureError) -> (descriptor: Int32, identity: Identity) {
-        let descriptor = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { throw .deviceNotFound(path: path) }
-            throw .system("open", path: path, errno: code)
+    static func query(_ path: String) throws(CaptureError) -> (descriptor: FileDescriptor, identity: Identity) {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readWrite, options: .nonBlocking)
+        } catch {
+            if error.errno == .noSuchFileOrDirectory { throw .deviceNotFound(path: path) }
+            throw .system("open", path: path, errno: error.errno.rawValue)
         }
         var capability = V4L2ABI.Capability()
         let code = V4L2ABI.control(descriptor, V4L2ABI.queryCapability, &capability)
         guard code == 0 else {
-            close(descriptor)
+            try? descriptor.close()
             throw .notAVideoDevice(path: path, reason: "\(CaptureError.errnoText(code)) (errno \(code))")
         }
         let capabilities = capability.capabilities & V4L2ABI.capabilityDeviceCaps != 0
@@ -68,7 +70,7 @@ final class V4L2Device {
     /// - Returns: its description, or `nil` if it cannot be opened or cannot capture.
     static func captureDeviceInfo(at path: String) -> V4L2DeviceInfo? {
         guard let (descriptor, identity) = try? query(path) else { return nil }
-        close(descriptor)
+        try? descriptor.close()
         let needed = V4L2ABI.capabilityVideoCapture | V4L2ABI.capabilityStreaming
         guard identity.capabilities & needed == needed else { return nil }
         return V4L2DeviceInfo(path: path, card: identity.card, driver: identity.driver, busInfo: identity.busInfo)
@@ -92,7 +94,7 @@ final class V4L2Device {
         defer {
             if !succeeded {
                 for mapping in mappings { munmap(mapping.address, mapping.length) }
-                close(descriptor)
+                try? descriptor.close()
             }
         }
 
@@ -176,7 +178,7 @@ final class V4L2Device {
             guard code == 0 else { throw .system("VIDIOC_QUERYBUF", path: path, errno: code) }
             let length = Int(buffer.length)
             guard length > 0 else { throw .deviceMisbehaved(path: path, reason: "buffer \(index) has length 0") }
-            let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(buffer.offset))
+            let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, off_t(buffer.offset))
             guard let address, address != MAP_FAILED else { throw .system("mmap", path: path, errno: errno) }
             mappings.append((address, length))
             code = V4L2ABI.control(descriptor, V4L2ABI.queueBuffer, &buffer)
@@ -188,7 +190,7 @@ final class V4L2Device {
                           timePerFrame: period, mappings: mappings)
     }
 
-    private init(path: String, identity: Identity, descriptor: Int32, width: Int, height: Int, fourCC: UInt32,
+    private init(path: String, identity: Identity, descriptor: FileDescriptor, width: Int, height: Int, fourCC: UInt32,
                  bytesPerLine: Int, timePerFrame: MediaTime?, mappings: [(address: UnsafeMutableRawPointer, length: Int)]) {
         self.path = path
         self.identity = identity
@@ -228,15 +230,15 @@ final class V4L2Device {
             guard code == 0 else { throw .system("VIDIOC_STREAMON", path: path, errno: code) }
             isStreaming = true
         }
-        var waiter = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&waiter, 1, timeout)
-        if ready < 0 {
-            let code = errno
-            if code == EINTR { return .timedOut }
-            throw .system("poll", path: path, errno: code)
+        // poll(2) through POSIX: a signal does not end the wait early (the time left is waited again).
+        let ready: PollEvents
+        do {
+            ready = try descriptor.poll(for: .readable, timeout: .milliseconds(Int64(max(0, timeout))))
+        } catch {
+            throw .system("poll", path: path, errno: error.errno.rawValue)
         }
-        if ready == 0 { return .timedOut }
-        if waiter.revents & Int16(POLLERR) != 0 && waiter.revents & Int16(POLLIN) == 0 {
+        if ready.isEmpty { return .timedOut }
+        if ready.contains(.error) && !ready.contains(.readable) {
             throw .systemCallFailed(call: "poll", path: path, errno: EIO, message: "the device reported an error (POLLERR)")
         }
 
@@ -278,7 +280,7 @@ final class V4L2Device {
             isStreaming = false
         }
         unmapAll()
-        close(descriptor)
+        try? descriptor.close()
     }
 
     private func unmapAll() {

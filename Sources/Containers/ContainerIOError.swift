@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import POSIX
 
 /// A system call on a file or stream failed: which operation, on what, and the `errno` it reported.
 public struct ContainerIOError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -38,9 +34,20 @@ public struct ContainerIOError: Error, Sendable, Hashable, CustomStringConvertib
         self.code = code
     }
 
+    /// The error of a failed POSIX call, as the operation of a file layer.
+    /// - Parameters:
+    ///   - operation: the operation that failed.
+    ///   - path: the file path or a label.
+    ///   - error: what the POSIX layer reported; its `errno` is kept.
+    public init(operation: Operation, path: String, _ error: SystemError) {
+        self.init(operation: operation, path: path, code: error.errno.rawValue)
+    }
+
+    /// The `errno` value, typed.
+    public var errno: Errno { Errno(code) }
+
     /// For example `cannot open /tmp/x.y4m: No such file or directory (errno 2)`.
     public var description: String {
-        let message = strerror(code).map { String(cString: $0) } ?? "unknown error"
-        return "cannot \(operation.rawValue) \(path): \(message) (errno \(code))"
+        "cannot \(operation.rawValue) \(path): \(errno) (errno \(code))"
     }
 }

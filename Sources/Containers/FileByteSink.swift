@@ -1,15 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import POSIX
 
 /// A buffered ``ByteSink`` that writes a file (or any writable descriptor) with `write(2)`.
 ///
 /// Small writes are gathered in a buffer and written in large blocks; writes larger than the buffer
 /// go straight through. ``overwrite(_:at:)`` uses `pwrite(2)` and fails with `ESPIPE` on a pipe.
 ///
-/// A reference type because it owns a file descriptor: copies share it. Call ``close()`` (writers do
+/// A reference type because it owns a file descriptor (a POSIX ``FileDescriptor``): copies share it. Call ``close()`` (writers do
 /// in `finish()`): deinitialization closes a forgotten sink too, but can only try to flush, silently.
 /// Not `Sendable`: use it from one task at a time.
 public final class FileByteSink: ByteSink {
@@ -17,8 +13,7 @@ public final class FileByteSink: ByteSink {
     public let path: String
     /// The number of bytes gathered before a block is written.
     public let bufferCapacity: Int
-    private var descriptor: Int32
-    private let closesDescriptor: Bool
+    private let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
     /// Bytes handed to the system so far (the file offset of the first buffered byte).
     private var flushedCount = 0
@@ -29,11 +24,13 @@ public final class FileByteSink: ByteSink {
     ///   - bufferCapacity: the size of the write buffer (at least 1; 256 KiB by default).
     /// - Throws: ``ContainerIOError`` (operation `open`) when the file cannot be created.
     public init(path: String, bufferCapacity: Int = 256 << 10) throws(ContainerIOError) {
-        let descriptor = SystemCall.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ContainerIOError(operation: .open, path: path, code: SystemCall.lastError) }
+        do {
+            descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate],
+                                                 permissions: .ownerReadWriteOthersRead)
+        } catch {
+            throw ContainerIOError(operation: .open, path: path, error)
+        }
         self.path = path
-        self.descriptor = descriptor
-        self.closesDescriptor = true
         self.bufferCapacity = Swift.max(1, bufferCapacity)
         buffer.reserveCapacity(self.bufferCapacity)
     }
@@ -46,16 +43,16 @@ public final class FileByteSink: ByteSink {
     ///   - bufferCapacity: the size of the write buffer.
     public init(fileDescriptor: Int32, label: String, closesDescriptor: Bool = false, bufferCapacity: Int = 256 << 10) {
         self.path = label
-        self.descriptor = fileDescriptor
-        self.closesDescriptor = closesDescriptor
+        self.descriptor = closesDescriptor ? FileDescriptor(adopting: fileDescriptor, label: label)
+            : FileDescriptor(borrowing: fileDescriptor, label: label)
         self.bufferCapacity = Swift.max(1, bufferCapacity)
         buffer.reserveCapacity(self.bufferCapacity)
     }
 
     deinit {
-        guard descriptor >= 0 else { return }
-        buffer.withUnsafeBytes { _ = SystemCall.writeAll(descriptor, $0) }
-        if closesDescriptor { _ = SystemCall.close(descriptor) }
+        // The descriptor closes itself when released; what is left to do is the buffered bytes.
+        guard !descriptor.isClosed else { return }
+        buffer.withUnsafeBytes { try? descriptor.writeAll($0) }
     }
 
     /// The number of bytes written so far, buffered ones included.
@@ -65,7 +62,7 @@ public final class FileByteSink: ByteSink {
     /// - Parameter bytes: the bytes.
     /// - Throws: ``ContainerIOError`` (operation `write`; `EBADF` after ``close()``).
     public func write(_ bytes: UnsafeRawBufferPointer) throws(ContainerIOError) {
-        guard descriptor >= 0 else { throw ContainerIOError(operation: .write, path: path, code: EBADF) }
+        guard !descriptor.isClosed else { throw ContainerIOError(operation: .write, path: path, code: Errno.badFileDescriptor.rawValue) }
         if buffer.count + bytes.count <= bufferCapacity {
             buffer.append(contentsOf: bytes)
             return
@@ -75,8 +72,11 @@ public final class FileByteSink: ByteSink {
             buffer.append(contentsOf: bytes)
             return
         }
-        let code = SystemCall.writeAll(descriptor, bytes)
-        guard code == 0 else { throw ContainerIOError(operation: .write, path: path, code: code) }
+        do {
+            try descriptor.writeAll(bytes)
+        } catch {
+            throw ContainerIOError(operation: .write, path: path, error)
+        }
         flushedCount += bytes.count
     }
 
@@ -99,9 +99,11 @@ public final class FileByteSink: ByteSink {
     /// - Throws: ``ContainerIOError`` (operation `overwrite`): `EINVAL` for a range never written,
     ///   `ESPIPE` for a pipe, `EBADF` after ``close()``.
     public func overwrite(_ bytes: [UInt8], at offset: Int) throws(ContainerIOError) {
-        guard descriptor >= 0 else { throw ContainerIOError(operation: .overwrite, path: path, code: EBADF) }
+        guard !descriptor.isClosed else {
+            throw ContainerIOError(operation: .overwrite, path: path, code: Errno.badFileDescriptor.rawValue)
+        }
         guard offset >= 0, bytes.count <= byteCount - offset else {
-            throw ContainerIOError(operation: .overwrite, path: path, code: EINVAL)
+            throw ContainerIOError(operation: .overwrite, path: path, code: Errno.invalidArgument.rawValue)
         }
         if offset >= flushedCount {
             let start = offset - flushedCount
@@ -109,17 +111,23 @@ public final class FileByteSink: ByteSink {
             return
         }
         do { try flush() } catch { throw ContainerIOError(operation: .overwrite, path: path, code: error.code) }
-        let code = bytes.withUnsafeBytes { SystemCall.writeAll(descriptor, $0, at: offset) }
-        guard code == 0 else { throw ContainerIOError(operation: .overwrite, path: path, code: code) }
+        do {
+            try writeAll(bytes, at: Int64(offset))
+        } catch {
+            throw ContainerIOError(operation: .overwrite, path: path, error)
+        }
     }
 
     /// Writes the buffered bytes.
     /// - Throws: ``ContainerIOError`` (operation `write`).
     public func flush() throws(ContainerIOError) {
-        guard descriptor >= 0 else { throw ContainerIOError(operation: .write, path: path, code: EBADF) }
+        guard !descriptor.isClosed else { throw ContainerIOError(operation: .write, path: path, code: Errno.badFileDescriptor.rawValue) }
         guard !buffer.isEmpty else { return }
-        let code = buffer.withUnsafeBytes { SystemCall.writeAll(descriptor, $0) }
-        guard code == 0 else { throw ContainerIOError(operation: .write, path: path, code: code) }
+        do {
+            try writeAll(buffer, at: nil)
+        } catch {
+            throw ContainerIOError(operation: .write, path: path, error)
+        }
         flushedCount += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
@@ -128,14 +136,28 @@ public final class FileByteSink: ByteSink {
     /// - Throws: ``ContainerIOError`` when the last write or `close(2)` fails; the descriptor is
     ///   released either way.
     public func close() throws(ContainerIOError) {
-        guard descriptor >= 0 else { return }
-        defer { descriptor = -1 }
+        guard !descriptor.isClosed else { return }
         var failure: ContainerIOError?
         do { try flush() } catch { failure = error }
-        if closesDescriptor && SystemCall.close(descriptor) != 0 && failure == nil {
-            failure = ContainerIOError(operation: .close, path: path, code: SystemCall.lastError)
-        }
+        do {
+            try descriptor.close()
+        } catch where failure == nil {
+            failure = ContainerIOError(operation: .close, path: path, error)
+        } catch {}
         buffer = []
+        if let failure { throw failure }
+    }
+
+    /// Writes every byte of an array with the descriptor, at `offset` (`pwrite`) or the current position.
+    private func writeAll(_ bytes: [UInt8], at offset: Int64?) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) {
+                if let offset { try descriptor.writeAll(raw, at: offset) } else { try descriptor.writeAll(raw) }
+            } catch {
+                failure = error
+            }
+        }
         if let failure { throw failure }
     }
 }

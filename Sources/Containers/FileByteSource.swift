@@ -1,30 +1,33 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import POSIX
 
 /// A ``ByteSource`` that reads a file (or any readable descriptor) with `read(2)`, as the reader
 /// asks for it.
 ///
-/// A reference type because it owns a file descriptor: copies share the descriptor and its position.
-/// It closes the descriptor in ``close()`` or, at the latest, when the last reference goes away.
-/// Not `Sendable`: use it from one task at a time.
+/// A reference type because it owns a file descriptor (a POSIX ``FileDescriptor``): copies share the
+/// descriptor and its position. It closes the descriptor in ``close()`` or, at the latest, when the last
+/// reference goes away. Not `Sendable`: use it from one task at a time.
 public final class FileByteSource: ByteSource {
     /// The path, or the label given for a descriptor.
     public let path: String
-    private var descriptor: Int32
-    private let closesDescriptor: Bool
+    private let descriptor: FileDescriptor
 
     /// Opens a file for reading.
     /// - Parameter path: the file's path.
-    /// - Throws: ``ContainerIOError`` (operation `open`) when it cannot be opened.
+    /// - Throws: ``ContainerIOError`` (operation `open`) when it cannot be opened, or is a directory
+    ///   (`EISDIR`, said at once rather than at the first read).
     public init(path: String) throws(ContainerIOError) {
-        let descriptor = SystemCall.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ContainerIOError(operation: .open, path: path, code: errno) }
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            throw ContainerIOError(operation: .open, path: path, error)
+        }
+        if (try? descriptor.status().kind) == .directory {
+            try? descriptor.close()
+            throw ContainerIOError(operation: .open, path: path, code: Errno.isADirectory.rawValue)
+        }
         self.path = path
         self.descriptor = descriptor
-        self.closesDescriptor = true
     }
 
     /// Reads from a descriptor the caller opened (for example standard input, 0).
@@ -34,12 +37,8 @@ public final class FileByteSource: ByteSource {
     ///   - closesDescriptor: whether ``close()`` and deinitialization close it.
     public init(fileDescriptor: Int32, label: String, closesDescriptor: Bool = false) {
         self.path = label
-        self.descriptor = fileDescriptor
-        self.closesDescriptor = closesDescriptor
-    }
-
-    deinit {
-        if closesDescriptor && descriptor >= 0 { _ = SystemCall.close(descriptor) }
+        self.descriptor = closesDescriptor ? FileDescriptor(adopting: fileDescriptor, label: label)
+            : FileDescriptor(borrowing: fileDescriptor, label: label)
     }
 
     /// Reads the next bytes, retrying when a signal interrupts the call.
@@ -47,32 +46,30 @@ public final class FileByteSource: ByteSource {
     /// - Returns: the number of bytes read; 0 at the end of the file.
     /// - Throws: ``ContainerIOError`` (operation `read`; `EBADF` after ``close()``).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ContainerIOError) -> Int {
-        guard descriptor >= 0 else { throw ContainerIOError(operation: .read, path: path, code: EBADF) }
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        let count = SystemCall.read(descriptor, base, buffer.count)
-        guard count >= 0 else { throw ContainerIOError(operation: .read, path: path, code: SystemCall.lastError) }
-        return count
+        do {
+            return try descriptor.read(into: buffer)
+        } catch {
+            throw ContainerIOError(operation: .read, path: path, error)
+        }
     }
 
     /// For a regular file, the bytes between the current position and the end; `nil` for pipes,
     /// terminals and sockets.
     public var remainingByteCount: Int? {
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let position = lseek(descriptor, 0, SEEK_CUR)
-        guard position >= 0 else { return nil }
-        return Swift.max(0, Int(status.st_size) - Int(position))
+        guard let status = try? descriptor.status(), status.kind == .regular,
+              let position = try? descriptor.position() else { return nil }
+        return Swift.max(0, Int(status.size) - Int(position))
     }
 
-    /// Closes the descriptor (if this source owns it); later reads fail with `EBADF`.
+    /// Closes the descriptor (if this source owns it); later reads fail with `EBADF`. Closing twice does
+    /// nothing.
     /// - Throws: ``ContainerIOError`` (operation `close`) when `close(2)` fails.
     public func close() throws(ContainerIOError) {
-        guard descriptor >= 0 else { return }
-        let owned = descriptor
-        descriptor = -1
-        if closesDescriptor && SystemCall.close(owned) != 0 {
-            throw ContainerIOError(operation: .close, path: path, code: errno)
+        guard !descriptor.isClosed else { return }
+        do {
+            try descriptor.close()
+        } catch {
+            throw ContainerIOError(operation: .close, path: path, error)
         }
     }
 }

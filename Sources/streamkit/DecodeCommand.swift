@@ -47,9 +47,9 @@ struct DecodeCommand {
     /// - Returns: the exit status.
     func run() async -> Int32 {
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
-            defer { try? handle.close() }
-            let head = [UInt8](try handle.read(upToCount: 1 << 20) ?? Data())
+            let source = try FileByteSource(path: input)
+            defer { try? source.close() }
+            let head = try source.read(upToCount: 1 << 20)
             guard let format = ElementaryStreamFormat.detect(head) else {
                 printError("streamkit decode: \(input) is not an H.264/H.265 Annex B stream nor ADTS AAC")
                 return 1
@@ -60,16 +60,16 @@ struct DecodeCommand {
                 return 1
             }
             if isAudio {
-                return try decodeAudio(head: head, rest: handle)
+                return try decodeAudio(head: head, rest: source)
             }
-            return try await decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: handle)
+            return try await decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: source)
         } catch {
             printError("streamkit decode: \(error)")
             return 1
         }
     }
 
-    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileHandle) async throws -> Int32 {
+    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileByteSource) async throws -> Int32 {
         let session = try DecompressionSession(annexBStreamOf: codec, registry: EngineSetup.registry(),
                                                outputFormat: output.lowercased().hasSuffix(".y4m") ? .i420 : pixelFormat,
                                                engineName: engineName)
@@ -115,8 +115,8 @@ struct DecodeCommand {
         do {
             // A frame that cannot be decoded is reported; decoding goes on at the next key frame.
             try await Self.decode(head, in: session)
-            while let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try await Self.decode([UInt8](chunk), in: session)
+            while case let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try await Self.decode(chunk, in: session)
             }
         } catch {
             failure = error
@@ -160,9 +160,9 @@ struct DecodeCommand {
         return Y4MRatio(Int((rate * 1001).rounded()), 1001)
     }
 
-    private func decodeAudio(head: [UInt8], rest: FileHandle) throws -> Int32 {
+    private func decodeAudio(head: [UInt8], rest: FileByteSource) throws -> Int32 {
         var bytes = head
-        while let chunk = try rest.read(upToCount: 1 << 20), !chunk.isEmpty { bytes += chunk }
+        bytes += try rest.readToEnd()
         let scan = ADTSFrameScanner.scan(bytes)
         guard let first = scan.frames.first else {
             printError("streamkit decode: no ADTS frame in \(input)")

@@ -37,7 +37,8 @@ struct InspectCommand {
         do {
             source = try FileByteSource(path: path)
         } catch {
-            printError("\(error)")  // "cannot open PATH: No such file or directory (errno 2)"
+            if printsJSON { print(JSONValue.object([("error", .string(error.description))]).text) }
+            printError("streamkit inspect: \(error)")  // "cannot open PATH: No such file or directory (errno 2)"
             return 1
         }
         if listsNALUnits && source.remainingByteCount == nil {
