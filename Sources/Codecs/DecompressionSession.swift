@@ -254,6 +254,10 @@ public final class DecompressionSession: Sendable {
                 state.engineName = engine.name
             }
             state.format = frame.format
+            // Published before the frame's pictures are delivered: a consumer that reads `format` on its
+            // first picture sees the format that picture has.
+            let engineName = state.engineName
+            published.withLock { $0.engineName = engineName; $0.format = frame.format }
             guard let decoder = state.decoder else { return }
             let pictures = try decoder.decode(frame)
             deliver(stamp(pictures, state: &state), state: &state)
