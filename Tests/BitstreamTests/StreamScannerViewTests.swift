@@ -6,7 +6,7 @@ import TestSupport
 /// The chunked Annex B scanner and the view forms of the whole-buffer scanners: the same NAL units as
 /// the whole-buffer scan wherever the stream is cut, handed out as views (no copies), and no heap
 /// allocation per NAL unit (counted by the test binary's malloc counter).
-@Suite struct StreamScannerViewTests {
+@Suite(.requiresMedia) struct StreamScannerViewTests {
     static let small = "encoded/cars_320x240.h264"
     static let streams = [small, "encoded/cars_320x240.h265", "h264-conformance/jvt-avc-v1/BA1_Sony_D.jsv"]
 

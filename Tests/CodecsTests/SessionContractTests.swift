@@ -151,7 +151,8 @@ struct SessionContractTests {
         #expect(try FFmpegTestSupport.frameTypes(url).count == frames.count, "ffmpeg decodes every frame that passed")
     }
 
-    @Test("decompression with the drop policy: a stalled consumer gets the newest pictures and a report for each one dropped")
+    @Test("decompression with the drop policy: a stalled consumer gets the newest pictures and a report for each one dropped",
+          .requiresMedia)
     func decompressionDropPolicy() async throws {
         let bytes = try MediaFiles.bytes("encoded/cars_320x240.h264")
         let session = try DecompressionSession(annexBStreamOf: .h264, outputPolicy: .drop, outputCapacity: 4)

@@ -10,7 +10,7 @@ import TestSupport
 /// the protected streams are built with our header writer and their CRCs computed by a plain bitwise
 /// CRC-16 written in this test from the parameters of ISO/IEC 13818-7 §8.3 (polynomial 0x8005,
 /// register preset to 0xFFFF, no reflection, no final inversion).
-@Suite(.enabled(if: ExternalTool.isRunnable("ffprobe")))
+@Suite(.requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
 struct ADTSInspectTests {
     private static let sample = "audio/exoplayer/sample.adts"
 

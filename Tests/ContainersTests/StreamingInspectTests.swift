@@ -6,6 +6,7 @@ import TestSupport
 
 /// The chunked analysers: whatever the chunk size, the same events; NAL unit offsets equal the ones a
 /// whole-buffer scan finds; a NAL unit longer than the cap is skipped, and what follows is still read.
+@Suite(.requiresMedia)
 struct StreamingInspectTests {
     /// Every event of a stream fed in chunks of `chunkSize` bytes.
     private func events(_ bytes: [UInt8], format: ElementaryStreamFormat, chunkSize: Int,

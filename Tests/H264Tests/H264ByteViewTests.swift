@@ -5,7 +5,7 @@ import TestSupport
 
 /// The H.264 parsers read NAL units handed to them as `ByteView`s (views into the stream, no copy)
 /// exactly as they read arrays.
-@Suite struct H264ByteViewTests {
+@Suite(.requiresMedia) struct H264ByteViewTests {
     @Test(arguments: ["encoded/cars_320x240.h264", "encoded/VID_1280x720_cabac_temporal_direct.264",
                       "h264-conformance/jvt-avc-v1/BA1_FT_C.264"])
     func viewsParseAsArrays(stream: String) throws {

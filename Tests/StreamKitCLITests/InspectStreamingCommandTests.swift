@@ -18,7 +18,7 @@ extension InspectCommandTests {
         return (kilobytes, output)
     }
 
-    @Test(.enabled(if: ExternalTool.isRunnable("time", "ffprobe")))
+    @Test(.requiresMedia, .enabled(if: ExternalTool.isRunnable("time", "ffprobe")))
     func memoryStaysFlatWhateverTheFileSize() throws {
         let piece = try MediaFiles.bytes("encoded/cars_320x240.h264")  // 30 frames
         let directory = try ExternalTool.temporaryDirectory()
@@ -44,7 +44,7 @@ extension InspectCommandTests {
         #expect(results[1].kilobytes < 64 << 10)
     }
 
-    @Test func nalAndJSONTogetherListEveryUnitAfterTheFrames() throws {
+    @Test(.requiresMedia) func nalAndJSONTogetherListEveryUnitAfterTheFrames() throws {
         let path = MediaFiles.url("encoded/cars_320x240.h265").path
         let output = try ExternalTool.runProduct("streamkit", ["inspect", "--nal", "--json", path])
         #expect(output.status == 0)
@@ -59,7 +59,7 @@ extension InspectCommandTests {
         #expect(order.count == 3 && order == order.sorted())
     }
 
-    @Test func oneADTSFrameAndATruncatedSecondIsReportedAsADTS() throws {
+    @Test(.requiresMedia) func oneADTSFrameAndATruncatedSecondIsReportedAsADTS() throws {
         let bytes = try MediaFiles.bytes("audio/exoplayer/sample.adts")
         // Frame 0 is 30 bytes; frame 1 (13 bytes) is cut after 10.
         let file = try ExternalTool.temporaryDirectory().appendingPathComponent("cut.aac")
@@ -94,7 +94,7 @@ extension InspectCommandTests {
         return bytes
     }
 
-    @Test func adtsCRCCountsAndMismatchesAreReported() throws {
+    @Test(.requiresMedia) func adtsCRCCountsAndMismatchesAreReported() throws {
         let sample = try MediaFiles.bytes("audio/exoplayer/sample.adts")
         var payloads: [[UInt8]] = []
         var offset = 0
