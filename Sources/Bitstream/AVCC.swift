@@ -118,8 +118,24 @@ public enum AVCC {
     /// - Returns: the NAL units, each preceded by its big-endian length.
     /// - Throws: ``Failure`` if a NAL unit does not fit the length size.
     public static func avcc(fromAnnexB annexB: [UInt8], lengthSize: Int = 4) throws(Failure) -> [UInt8] {
+        try annexB.withUnsafeBytes { input in
+            Result { () throws(Failure) -> [UInt8] in
+                try avcc(fromAnnexB: input, nalUnits: AnnexB.nalUnitRanges(in: input), lengthSize: lengthSize)
+            }
+        }.get()
+    }
+
+    /// Converts an Annex B byte stream held in someone else's memory (an encoder's packet) to
+    /// length-prefixed NAL units, in one copy.
+    /// - Parameters:
+    ///   - annexB: the byte stream.
+    ///   - ranges: its NAL units, as ``AnnexB/nalUnitRanges(in:)-(UnsafeRawBufferPointer)`` finds them.
+    ///   - lengthSize: the size of each length prefix: 1, 2 or 4.
+    /// - Returns: the NAL units, each preceded by its big-endian length.
+    /// - Throws: ``Failure`` if a NAL unit does not fit the length size.
+    public static func avcc(fromAnnexB input: UnsafeRawBufferPointer, nalUnits ranges: [Range<Int>],
+                            lengthSize: Int = 4) throws(Failure) -> [UInt8] {
         guard lengthSize == 1 || lengthSize == 2 || lengthSize == 4 else { throw .unsupportedLengthSize(lengthSize) }
-        let ranges = AnnexB.nalUnitRanges(in: annexB)
         let limit = lengthSize == 4 ? Int(UInt32.max) : (1 << (8 * lengthSize)) - 1
         var total = 0
         for (index, range) in ranges.enumerated() {
@@ -127,21 +143,19 @@ public enum AVCC {
             total += lengthSize + range.count
         }
         return [UInt8](unsafeUninitializedCapacity: total) { output, initialized in
-            annexB.withUnsafeBytes { input in
-                var position = 0
-                for range in ranges {
-                    var shift = 8 * (lengthSize - 1)
-                    while shift >= 0 {
-                        output[position] = UInt8(truncatingIfNeeded: range.count >> shift)
-                        position += 1
-                        shift -= 8
-                    }
-                    if let destination = output.baseAddress, let source = input.baseAddress, !range.isEmpty {
-                        UnsafeMutableRawPointer(destination + position)
-                            .copyMemory(from: source + range.lowerBound, byteCount: range.count)
-                    }
-                    position += range.count
+            var position = 0
+            for range in ranges {
+                var shift = 8 * (lengthSize - 1)
+                while shift >= 0 {
+                    output[position] = UInt8(truncatingIfNeeded: range.count >> shift)
+                    position += 1
+                    shift -= 8
                 }
+                if let destination = output.baseAddress, let source = input.baseAddress, !range.isEmpty {
+                    UnsafeMutableRawPointer(destination + position)
+                        .copyMemory(from: source + range.lowerBound, byteCount: range.count)
+                }
+                position += range.count
             }
             initialized = total
         }

@@ -24,19 +24,19 @@ struct FFmpegFormatTracker: Sendable {
     /// `nal_unit_type` of the NAL unit header: ITU-T H.264 §7.3.1 (low 5 bits of the first byte: 7 SPS,
     /// 8 PPS), ITU-T H.265 §7.3.1.2 (bits 1–6 of the first byte: 32 VPS, 33 SPS, 34 PPS).
     /// - Parameters:
-    ///   - annexB: the packet as the encoder wrote it.
+    ///   - annexB: the packet as the encoder wrote it (read in place; only parameter sets are copied).
     ///   - ranges: the NAL units in `annexB`.
-    mutating func update(withKeyFrame annexB: [UInt8], nalUnits ranges: [Range<Int>]) {
+    mutating func update(withKeyFrame annexB: UnsafeRawBufferPointer, nalUnits ranges: [Range<Int>]) {
         let order: [UInt8] = current.codec == .hevc ? [32, 33, 34] : [7, 8]  // VPS, SPS, PPS / SPS, PPS
-        var found: [[ArraySlice<UInt8>]] = Array(repeating: [], count: order.count)
+        var found: [[[UInt8]]] = Array(repeating: [], count: order.count)
         for range in ranges where !range.isEmpty {
             let header = annexB[range.lowerBound]
             let type = current.codec == .hevc ? (header >> 1) & 0x3F : header & 0x1F
-            if let slot = order.firstIndex(of: type) { found[slot].append(annexB[range]) }
+            if let slot = order.firstIndex(of: type) { found[slot].append([UInt8](annexB[range])) }
         }
         let sequenceSlot = current.codec == .hevc ? 1 : 0
         guard let sps = found[sequenceSlot].first, !found[order.count - 1].isEmpty else { return }
-        let sets = found.flatMap { $0.map { Array($0) } }
+        let sets = found.flatMap { $0 }
         guard sets != current.parameterSets else { return }
         var description = current
         description.parameterSets = sets

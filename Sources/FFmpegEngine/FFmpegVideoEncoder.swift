@@ -208,14 +208,16 @@ final class FFmpegVideoEncoder: VideoEncoder {
     private func makeFrame(from packet: UnsafeMutablePointer<AVPacket>) throws(CodecError) -> EncodedFrame? {
         let size = Int(packet.pointee.size)
         guard let data = packet.pointee.data, size > 0 else { return nil }
-        let annexB = [UInt8](UnsafeBufferPointer(start: data, count: size))
+        // The packet is read in place: the AVCC frame is the one copy out of libavcodec's memory.
+        let annexB = UnsafeRawBufferPointer(start: data, count: size)
+        let ranges = AnnexB.nalUnitRanges(in: annexB)
         let isKeyFrame = packet.pointee.flags & streamkit_pkt_flag_key() != 0
         if isKeyFrame {
-            formatTracker.update(withKeyFrame: annexB, nalUnits: AnnexB.nalUnitRanges(in: annexB))
+            formatTracker.update(withKeyFrame: annexB, nalUnits: ranges)
         }
         let avcc: [UInt8]
         do {
-            avcc = try AVCC.avcc(fromAnnexB: annexB, lengthSize: 4)
+            avcc = try AVCC.avcc(fromAnnexB: annexB, nalUnits: ranges, lengthSize: 4)
         } catch {
             throw .engineFailure("\(settings.encoderName) packet cannot be framed as AVCC: \(error)")
         }
