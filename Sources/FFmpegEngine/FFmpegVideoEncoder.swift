@@ -208,14 +208,20 @@ final class FFmpegVideoEncoder: VideoEncoder {
     private func makeFrame(from packet: UnsafeMutablePointer<AVPacket>) throws(CodecError) -> EncodedFrame? {
         let size = Int(packet.pointee.size)
         guard let data = packet.pointee.data, size > 0 else { return nil }
-        let annexB = [UInt8](UnsafeBufferPointer(start: data, count: size))
+        // A view of the packet's memory, valid until `av_packet_unref` (after this call); nothing keeps it.
+        let annexB = ByteView(unsafeBytes: UnsafeRawBufferPointer(start: data, count: size), owner: nil)
         let isKeyFrame = packet.pointee.flags & streamkit_pkt_flag_key() != 0
         if isKeyFrame {
-            formatTracker.update(withKeyFrame: annexB, nalUnits: AnnexB.nalUnitRanges(in: annexB))
+            let copy = Array(annexB)  // key frames only: the parameter sets are looked for in a copy
+            formatTracker.update(withKeyFrame: copy, nalUnits: AnnexB.nalUnitRanges(in: copy))
         }
-        let avcc: [UInt8]
-        do {
-            avcc = try AVCC.avcc(fromAnnexB: annexB, lengthSize: 4)
+        // Straight from the packet into the frame's bytes: one allocation of the exact size.
+        var avccSize = 0
+        AnnexB.forEachNALUnit(in: annexB) { avccSize += 4 + $0.count }
+        var avcc: [UInt8] = []
+        avcc.reserveCapacity(avccSize)
+        do throws(AVCC.Failure) {
+            try AnnexB.forEachNALUnit(in: annexB) { (unit) throws(AVCC.Failure) in try AVCC.append(unit, lengthSize: 4, to: &avcc) }
         } catch {
             throw .engineFailure("\(settings.encoderName) packet cannot be framed as AVCC: \(error)")
         }
