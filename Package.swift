@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream", "TestSupport"]),
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),
-        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "POSIX", "TestSupport"]),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),

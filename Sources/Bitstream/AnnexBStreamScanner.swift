@@ -9,6 +9,8 @@
 /// allocated per NAL unit. The buffer is written only past the bytes already handed out, so views stay
 /// valid (and unchanged) for as long as they are kept; it is compacted, rarely, only while no view
 /// holds it, and replaced by a new one otherwise. ``append(_:)`` is the copying form: one array per unit.
+/// The forms whose `body` takes two arguments also hand out each unit's ``AnnexBNALUnitPosition``
+/// (its offset in the stream and where its start code begins).
 public struct AnnexBStreamScanner: Sendable {
     /// The bytes: `[readIndex, writeIndex)` is pending (the current, incomplete NAL unit from its first
     /// byte after the start code, or data before the first start code); after `writeIndex` is free room.
@@ -19,6 +21,12 @@ public struct AnnexBStreamScanner: Sendable {
     private var writeIndex = 0
     /// Whether a start code has been seen, so the pending bytes are the inside of a NAL unit.
     private var insideNALUnit = false
+    /// The length of the pending unit's start code (4 when a zero byte preceded `00 00 01`).
+    private var pendingStartCodeLength = 3
+    /// Whether the pending bytes are the rest of a dropped unit (not leading bytes) until the next start code.
+    private var skippingUnit = false
+    /// The bytes appended since the start of the stream: the stream offset of `writeIndex`.
+    private var appendedByteCount = 0
     /// Where to resume the start-code search, relative to `readIndex` (earlier bytes are known to hold none).
     private var searchFrom = 0
     /// Bytes that arrived before the first start code (not part of any NAL unit).
@@ -43,6 +51,31 @@ public struct AnnexBStreamScanner: Sendable {
     /// The number of bytes held back: the NAL unit in progress (or data before the first start code).
     public var pendingByteCount: Int { writeIndex - readIndex }
 
+    /// Where the NAL unit in progress (the one after the latest start code) begins, or `nil` when no
+    /// start code has been seen since the stream began or since ``dropPendingBytes()``.
+    public var pendingUnitPosition: AnnexBNALUnitPosition? {
+        guard insideNALUnit else { return nil }
+        let offset = appendedByteCount - pendingByteCount
+        return AnnexBNALUnitPosition(byteOffset: offset, startCodeOffset: offset - pendingStartCodeLength)
+    }
+
+    /// Drops the bytes held back — the NAL unit in progress, or data before the first start code — and
+    /// goes on at the next start code (one split at the edge is still found). For a caller with its own
+    /// size policy; dropped data before the first start code counts in ``discardedLeadingBytes``.
+    public mutating func dropPendingBytes() {
+        guard let storage else { return }
+        let kept = Swift.min(3, pendingByteCount)
+        let dropped = UnsafeRawBufferPointer(start: storage.pointer + readIndex, count: pendingByteCount - kept)
+        if insideNALUnit || skippingUnit {
+            skippingUnit = true
+        } else {
+            discardedLeadingBytes += Self.countNonZero(dropped)
+        }
+        readIndex = writeIndex - kept
+        insideNALUnit = false
+        searchFrom = 0
+    }
+
     /// Adds a chunk of the stream and calls `body` with every NAL unit it completed, as views into the
     /// scanner's buffer (no copies, no allocation per unit).
     /// - Parameters:
@@ -51,6 +84,19 @@ public struct AnnexBStreamScanner: Sendable {
     /// - Throws: what `body` throws. The unit it threw for counts as handed out; call again to go on.
     public mutating func append<Failure: Error>(
         _ chunk: UnsafeRawBufferPointer, _ body: (ByteView) throws(Failure) -> Void
+    ) throws(Failure) {
+        write(chunk)
+        try scan { (unit, _) throws(Failure) in try body(unit) }
+    }
+
+    /// Adds a chunk of the stream and calls `body` with every NAL unit it completed, as a view into the
+    /// scanner's buffer, and where the unit lies in the stream.
+    /// - Parameters:
+    ///   - chunk: the next bytes of the stream, of any length.
+    ///   - body: receives each completed NAL unit and its position, in order; the view may be kept.
+    /// - Throws: what `body` throws. The unit it threw for counts as handed out; call again to go on.
+    public mutating func append<Failure: Error>(
+        _ chunk: UnsafeRawBufferPointer, _ body: (ByteView, AnnexBNALUnitPosition) throws(Failure) -> Void
     ) throws(Failure) {
         write(chunk)
         try scan(body)
@@ -70,7 +116,7 @@ public struct AnnexBStreamScanner: Sendable {
         if copied == nil {
             Array(chunk).withUnsafeBytes { write($0) }
         }
-        try scan(body)
+        try scan { (unit, _) throws(Failure) in try body(unit) }
     }
 
     /// Lets `fill` write the next bytes of the stream straight into the scanner's buffer (for example with
@@ -89,10 +135,29 @@ public struct AnnexBStreamScanner: Sendable {
         using fill: (_ buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int,
         _ body: (ByteView) -> Void
     ) throws(Failure) -> Int {
+        try append(readingUpTo: maximumByteCount, using: fill) { unit, _ in body(unit) }
+    }
+
+    /// Lets `fill` write the next bytes of the stream straight into the scanner's buffer, then calls
+    /// `body` with every NAL unit they completed, as a view, and where the unit lies in the stream.
+    /// - Parameters:
+    ///   - maximumByteCount: the room offered to `fill`, in bytes.
+    ///   - fill: writes up to `buffer.count` bytes at the start of `buffer` and returns how many
+    ///     (0 at the end of the stream); values outside 0...`buffer.count` are clamped.
+    ///   - body: receives each completed NAL unit and its position, in order; the view may be kept.
+    /// - Returns: the number of bytes `fill` wrote.
+    /// - Throws: what `fill` throws (then nothing was added).
+    @discardableResult
+    public mutating func append<Failure: Error>(
+        readingUpTo maximumByteCount: Int,
+        using fill: (_ buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int,
+        _ body: (ByteView, AnnexBNALUnitPosition) -> Void
+    ) throws(Failure) -> Int {
         let room = Swift.max(0, maximumByteCount)
         let storage = makeRoom(for: room)
         let written = Swift.min(Swift.max(0, try fill(UnsafeMutableRawBufferPointer(start: storage.pointer + writeIndex, count: room))), room)
         writeIndex += written
+        appendedByteCount += written
         scan(body)
         return written
     }
@@ -111,14 +176,23 @@ public struct AnnexBStreamScanner: Sendable {
     /// - Parameter body: receives the held-back NAL unit (a view that may be kept).
     /// - Throws: what `body` throws.
     public mutating func finish<Failure: Error>(_ body: (ByteView) throws(Failure) -> Void) throws(Failure) {
-        let unit = takeLastUnit()
-        if let unit { try body(unit) }
+        if let (unit, _) = takeLastUnit() { try body(unit) }
+    }
+
+    /// Ends the stream and calls `body` with the last NAL unit, if there is one, and its position; the
+    /// scanner is then empty and ready for a new stream (whose offsets start at 0).
+    /// - Parameter body: receives the held-back NAL unit (a view that may be kept) and its position.
+    /// - Throws: what `body` throws.
+    public mutating func finish<Failure: Error>(
+        _ body: (ByteView, AnnexBNALUnitPosition) throws(Failure) -> Void
+    ) throws(Failure) {
+        if let (unit, position) = takeLastUnit() { try body(unit, position) }
     }
 
     /// Ends the stream and returns the last NAL unit, if any, as an array.
     /// - Returns: the held-back NAL unit, or `nil` if there is none.
     public mutating func finish() -> [UInt8]? {
-        takeLastUnit().map { Array($0) }
+        takeLastUnit().map { Array($0.unit) }
     }
 
     // MARK: - Buffer
@@ -129,6 +203,7 @@ public struct AnnexBStreamScanner: Sendable {
         let buffer = makeRoom(for: chunk.count)
         (buffer.pointer + writeIndex).copyMemory(from: source, byteCount: chunk.count)
         writeIndex += chunk.count
+        appendedByteCount += chunk.count
     }
 
     /// Returns a buffer with room for `count` more bytes after `writeIndex`, which this scanner alone
@@ -162,52 +237,63 @@ public struct AnnexBStreamScanner: Sendable {
     // MARK: - Scanning
 
     /// Hands out every NAL unit that a start code in the pending bytes completes.
-    private mutating func scan<Failure: Error>(_ body: (ByteView) throws(Failure) -> Void) throws(Failure) {
+    private mutating func scan<Failure: Error>(
+        _ body: (ByteView, AnnexBNALUnitPosition) throws(Failure) -> Void
+    ) throws(Failure) {
         guard let storage else { return }
         while true {
             let pending = UnsafeRawBufferPointer(start: storage.pointer + readIndex, count: writeIndex - readIndex)
             guard let start = AnnexB.nextStartCode(in: pending, from: searchFrom) else {
                 searchFrom = Swift.max(0, pending.count - 2)
                 if pending.count > maximumNALUnitSize + 2 {
-                    // Keep the tail so a start code split at the edge is still found.
-                    if insideNALUnit {
-                        oversizedUnits += 1
-                    } else {
-                        discardedLeadingBytes += Self.countNonZero(UnsafeRawBufferPointer(rebasing: pending.dropLast(2)))
-                    }
-                    readIndex = writeIndex - 2
-                    insideNALUnit = false
-                    searchFrom = 0
+                    if insideNALUnit { oversizedUnits += 1 }
+                    dropPendingBytes()
                 }
                 return
             }
             let wasInside = insideNALUnit
             let unitStart = readIndex
+            let unitStartCodeLength = pendingStartCodeLength
             if !wasInside {
-                discardedLeadingBytes += Self.countNonZero(UnsafeRawBufferPointer(rebasing: pending[0..<start]))
+                if !skippingUnit {
+                    discardedLeadingBytes += Self.countNonZero(UnsafeRawBufferPointer(rebasing: pending[0..<start]))
+                }
+                skippingUnit = false
                 insideNALUnit = true
             }
+            // A zero byte just before `00 00 01` is the start code's `zero_byte` (B.1.2). At `start == 0`
+            // the byte before, if any, is the `01` of a start code (or the stream's start).
+            pendingStartCodeLength = start > 0 && pending[start - 1] == 0 ? 4 : 3
             readIndex += start + 3
             searchFrom = 0
-            if wasInside, let unit = trimmedUnit(storage, unitStart..<(unitStart + start)) { try body(unit) }
+            if wasInside, let unit = trimmedUnit(storage, unitStart..<(unitStart + start)) {
+                let offset = appendedByteCount - (writeIndex - unitStart)
+                try body(unit, AnnexBNALUnitPosition(byteOffset: offset, startCodeOffset: offset - unitStartCodeLength))
+            }
         }
     }
 
     /// The pending NAL unit at the end of the stream; empties the scanner.
-    private mutating func takeLastUnit() -> ByteView? {
+    private mutating func takeLastUnit() -> (unit: ByteView, position: AnnexBNALUnitPosition)? {
+        let position = pendingUnitPosition
         defer {
             readIndex = 0
             writeIndex = 0
+            appendedByteCount = 0
             insideNALUnit = false
+            skippingUnit = false
+            pendingStartCodeLength = 3
             searchFrom = 0
         }
         guard let storage else { return nil }
-        guard insideNALUnit else {
-            discardedLeadingBytes += Self.countNonZero(
-                UnsafeRawBufferPointer(start: storage.pointer + readIndex, count: writeIndex - readIndex))
+        guard insideNALUnit, let position else {
+            if !skippingUnit {
+                discardedLeadingBytes += Self.countNonZero(
+                    UnsafeRawBufferPointer(start: storage.pointer + readIndex, count: writeIndex - readIndex))
+            }
             return nil
         }
-        return trimmedUnit(storage, readIndex..<writeIndex)
+        return trimmedUnit(storage, readIndex..<writeIndex).map { ($0, position) }
     }
 
     /// A view of the NAL unit in `range` without its trailing zero bytes, or `nil` if it is empty or

@@ -179,20 +179,44 @@ struct TestPattern: Sendable {
 
     /// The counter text of a frame: its number, zero-padded to ``counterDigits`` digits.
     static func counterText(_ index: Int64) -> [UInt8] {
-        let digits = Array(String(index.magnitude).utf8)
-        return [UInt8](repeating: UInt8(ascii: "0"), count: max(0, counterDigits - digits.count)) + digits
+        var text: [UInt8] = []
+        appendDecimal(index.magnitude, width: counterDigits, to: &text)
+        return text
     }
 
     /// The clock text of a time: `hh:mm:ss.mmm` (hours grow past two digits if they must).
     static func clockText(_ time: MediaTime) -> [UInt8] {
         let milliseconds = time.value.magnitude * 1000 / UInt64(time.timescale)
-        let pad = { (value: UInt64, width: Int) -> String in
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        var text: [UInt8] = []
+        text.reserveCapacity(16)  // one allocation per frame
+        appendDecimal(milliseconds / 3_600_000, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDecimal(milliseconds / 60_000 % 60, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        appendDecimal(milliseconds / 1000 % 60, width: 2, to: &text)
+        text.append(UInt8(ascii: "."))
+        appendDecimal(milliseconds % 1000, width: 3, to: &text)
+        return text
+    }
+
+    /// Appends `value` in decimal ASCII, zero-padded to `width` digits (more if it needs them), without
+    /// going through a `String`.
+    private static func appendDecimal(_ value: UInt64, width: Int, to text: inout [UInt8]) {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
         }
-        let text = pad(milliseconds / 3_600_000, 2) + ":" + pad(milliseconds / 60_000 % 60, 2) + ":"
-            + pad(milliseconds / 1000 % 60, 2) + "." + pad(milliseconds % 1000, 3)
-        return Array(text.utf8)
+        let start = text.count
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, length)))
+        var position = text.count - 1
+        var remaining = value
+        while remaining > 0, position >= start {
+            text[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+            position -= 1
+        }
     }
 
     // MARK: Rendering

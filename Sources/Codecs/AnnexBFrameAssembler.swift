@@ -12,6 +12,10 @@ import MediaCore
 /// Access units are found with the rules of ITU-T H.264 §7.4.1.2.3 / H.265 §7.4.2.4.4. Frames get
 /// decode timestamps `index / frameRate` in a 90 kHz timescale (the rate from the SPS VUI, else 25 fps);
 /// Annex B carries no time of its own.
+///
+/// The NAL units of an access unit are kept as views into the scanner's buffer until the access unit is
+/// complete; each frame then gets its own bytes in one copy (a frame owns its data). Nothing else is
+/// allocated per NAL unit.
 public struct AnnexBFrameAssembler: Sendable {
     /// Why data did not become a frame.
     public enum Skip: Sendable, Hashable, CustomStringConvertible {
@@ -50,7 +54,10 @@ public struct AnnexBFrameAssembler: Sendable {
     private var h264 = H264AccessUnitDetector()
     private var hevcDetector = HEVCAccessUnitDetector()
     private var hevcParameterSets = HEVCParameterSets()
-    private var pending: [[UInt8]] = []
+    /// The NAL units of the access unit being collected, as views into the scanner's buffer.
+    private var pending: [ByteView] = []
+    /// The NAL units one chunk completed, kept between chunks only for its capacity (empty then).
+    private var scanned: [ByteView] = []
     private var pendingIsKey = false
     private var started = false
     private var skippedBeforeKey = 0
@@ -86,7 +93,9 @@ public struct AnnexBFrameAssembler: Sendable {
     public mutating func events<Bytes: Sequence>(appending chunk: Bytes) -> [Event] where Bytes.Element == UInt8 {
         var events: [Event] = []
         byteCount += chunk.withContiguousStorageIfAvailable(\.count) ?? chunk.reduce(0) { count, _ in count + 1 }
-        for unit in scanner.append(chunk) { process(unit, into: &events) }
+        var units = takeScannedUnits()
+        scanner.append(chunk) { units.append($0) }
+        process(&units, into: &events)
         return events
     }
 
@@ -94,7 +103,9 @@ public struct AnnexBFrameAssembler: Sendable {
     /// - Returns: the last frames and what was skipped, in stream order.
     public mutating func finishEvents() -> [Event] {
         var events: [Event] = []
-        if let last = scanner.finish() { process(last, into: &events) }
+        var units = takeScannedUnits()
+        scanner.finish { units.append($0) }
+        process(&units, into: &events)
         completeAccessUnit(into: &events)
         if skippedBeforeKey > 0 {
             let skip = Skip.beforeFirstKeyFrame(accessUnits: skippedBeforeKey)
@@ -112,7 +123,21 @@ public struct AnnexBFrameAssembler: Sendable {
         }
     }
 
-    private mutating func process(_ unit: [UInt8], into frames: inout [Event]) {
+    /// The reusable array for the units of one chunk, taken out of `self` so the scanner can fill it.
+    private mutating func takeScannedUnits() -> [ByteView] {
+        var units: [ByteView] = []
+        swap(&units, &scanned)
+        return units
+    }
+
+    /// Reads the NAL units one chunk completed, then gives the array back for the next chunk.
+    private mutating func process(_ units: inout [ByteView], into events: inout [Event]) {
+        for unit in units { process(unit, into: &events) }
+        units.removeAll(keepingCapacity: true)
+        swap(&units, &scanned)
+    }
+
+    private mutating func process(_ unit: ByteView, into frames: inout [Event]) {
         defer { nalIndex += 1 }
         let starts: Bool
         let isKey: Bool
@@ -149,13 +174,13 @@ public struct AnnexBFrameAssembler: Sendable {
             return
         }
         if starts { completeAccessUnit(into: &frames) }
-        if let parameterSetType { parameterSets[parameterSetType] = unit; format = nil }
+        if let parameterSetType { parameterSets[parameterSetType] = Array(unit); format = nil }
         pending.append(unit)
         if isKey { pendingIsKey = true }
     }
 
     private mutating func completeAccessUnit(into frames: inout [Event]) {
-        defer { pending = []; pendingIsKey = false }
+        defer { pending.removeAll(keepingCapacity: true); pendingIsKey = false }
         guard !pending.isEmpty else { return }
         if !started {
             guard pendingIsKey, let description = currentFormat() else {
@@ -176,12 +201,12 @@ public struct AnnexBFrameAssembler: Sendable {
     }
 
     /// Whether a slice is the first of its picture (`first_mb_in_slice` = 0 / `first_slice_segment_in_pic_flag`).
-    private func startsPicture(_ unit: [UInt8]) -> Bool {
+    private func startsPicture(_ unit: ByteView) -> Bool {
         let offset = codec == .hevc ? 2 : 1
         return unit.count > offset && unit[offset] & 0x80 != 0
     }
 
-    private func isVCL(_ unit: [UInt8]) -> Bool {
+    private func isVCL(_ unit: ByteView) -> Bool {
         guard let first = unit.first else { return false }
         return codec == .hevc ? (first >> 1) & 0x3F < 32 : (1...5).contains(first & 0x1F)
     }

@@ -1,3 +1,4 @@
+import Bitstream
 import H264
 
 /// Reads H.264 NAL units for the stream analyser (ITU-T H.264 §7.3.1, §7.4.1.2.3–4, §8.2.1).
@@ -9,13 +10,13 @@ struct H264NALUnitInterpreter: NALUnitInterpreter {
     /// intra refresh).
     private var recoveryPointSeen = false
 
-    func header(of nalUnit: ArraySlice<UInt8>) -> InterpretedNALUnit {
+    func header(of nalUnit: ByteView) -> InterpretedNALUnit {
         guard let first = nalUnit.first else { return InterpretedNALUnit(type: -1, typeName: "empty") }
         let type = H264NALUnitType(headerByte: first)
         return InterpretedNALUnit(type: Int(type.rawValue), typeName: type.name, referenceIDC: Int(first >> 5 & 3))
     }
 
-    mutating func interpret(_ nalUnit: ArraySlice<UInt8>) throws -> InterpretedNALUnit {
+    mutating func interpret(_ nalUnit: ByteView) throws -> InterpretedNALUnit {
         var unit = header(of: nalUnit)
         let result = try detector.process(nalUnit)
         unit.startsAccessUnit = result.startsAccessUnit
@@ -42,7 +43,7 @@ struct H264NALUnitInterpreter: NALUnitInterpreter {
         return unit
     }
 
-    func fallbackStartsAccessUnit(_ nalUnit: ArraySlice<UInt8>, header: InterpretedNALUnit) -> Bool {
+    func fallbackStartsAccessUnit(_ nalUnit: ByteView, header: InterpretedNALUnit) -> Bool {
         // An AUD, or a slice whose first_mb_in_slice is 0 (ue(v) code "1": the first payload bit is set).
         if header.type == 9 { return true }
         guard header.type == 1 || header.type == 5, nalUnit.count > 1 else { return false }

@@ -1,3 +1,4 @@
+import Bitstream
 import HEVC
 
 /// Reads H.265 NAL units for the stream analyser (ITU-T H.265 §7.3.1.2, §7.4.2.4.4, §8.3.1).
@@ -9,7 +10,7 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
     /// The RBSP of the slice segment header being read, reused so that reading one does not allocate.
     private var scratch: [UInt8] = []
 
-    func header(of nalUnit: ArraySlice<UInt8>) -> InterpretedNALUnit {
+    func header(of nalUnit: ByteView) -> InterpretedNALUnit {
         guard nalUnit.count >= 2 else { return InterpretedNALUnit(type: -1, typeName: "truncated header") }
         let first = nalUnit[nalUnit.startIndex], second = nalUnit[nalUnit.startIndex + 1]
         let type = HEVCNALUnitType(rawValue: (first >> 1) & 0x3F) ?? .unspecified48
@@ -17,7 +18,7 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
                                   temporalID: Int(second & 7) - 1, layerID: Int((first & 1) << 5 | second >> 3))
     }
 
-    mutating func interpret(_ nalUnit: ArraySlice<UInt8>) throws -> InterpretedNALUnit {
+    mutating func interpret(_ nalUnit: ByteView) throws -> InterpretedNALUnit {
         var unit = header(of: nalUnit)
         let header = try HEVCNALUnitHeader(parsing: nalUnit)
         var slice: HEVCSliceSegmentHeader?
@@ -49,7 +50,7 @@ struct HEVCNALUnitInterpreter: NALUnitInterpreter {
         return unit
     }
 
-    func fallbackStartsAccessUnit(_ nalUnit: ArraySlice<UInt8>, header: InterpretedNALUnit) -> Bool {
+    func fallbackStartsAccessUnit(_ nalUnit: ByteView, header: InterpretedNALUnit) -> Bool {
         if header.type == 35 { return true }
         guard (0...31).contains(header.type), header.layerID == 0, nalUnit.count > 2 else { return false }
         return nalUnit[nalUnit.startIndex + 2] & 0x80 != 0

@@ -1,3 +1,5 @@
+import Bitstream
+
 /// What the stream analyser needs to know about one NAL unit, whatever the codec.
 struct InterpretedNALUnit {
     /// `nal_unit_type`.
@@ -37,13 +39,13 @@ protocol NALUnitInterpreter {
     /// The header fields of a NAL unit, read without failing (best effort for the `--nal` listing).
     /// - Parameter nalUnit: the NAL unit.
     /// - Returns: the fields; an unreadable header yields type −1.
-    func header(of nalUnit: ArraySlice<UInt8>) -> InterpretedNALUnit
+    func header(of nalUnit: ByteView) -> InterpretedNALUnit
 
     /// Reads a NAL unit in decode order.
     /// - Parameter nalUnit: the NAL unit.
     /// - Returns: the header fields plus access-unit and picture information.
     /// - Throws: a typed error from the codec module, with the field and RBSP offset.
-    mutating func interpret(_ nalUnit: ArraySlice<UInt8>) throws -> InterpretedNALUnit
+    mutating func interpret(_ nalUnit: ByteView) throws -> InterpretedNALUnit
 
     /// The properties of the stream, once a sequence parameter set has been read.
     var properties: VideoStreamProperties? { get }
@@ -54,5 +56,5 @@ protocol NALUnitInterpreter {
     ///   - nalUnit: the NAL unit.
     ///   - header: its header fields.
     /// - Returns: the best guess.
-    func fallbackStartsAccessUnit(_ nalUnit: ArraySlice<UInt8>, header: InterpretedNALUnit) -> Bool
+    func fallbackStartsAccessUnit(_ nalUnit: ByteView, header: InterpretedNALUnit) -> Bool
 }

@@ -23,7 +23,8 @@ public enum StreamInspector {
     public static func inspect<Source: ByteSource>(_ source: inout Source, chunkSize: Int = defaultChunkSize,
                                                    reportsNALUnits: Bool = false,
                                                    _ handle: (VideoStreamEvent) -> Void = { _ in }) throws(StreamInspectionError) -> StreamSummary {
-        var buffer = [UInt8](repeating: 0, count: max(1 << 16, chunkSize))
+        let chunkSize = max(1 << 16, chunkSize)
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
         var count = try fill(&buffer, from: &source)
         guard count > 0 else { throw .empty }
         guard let format = ElementaryStreamFormat.detect(Array(buffer[0..<count])) else { throw .unrecognizedFormat }
@@ -37,9 +38,15 @@ public enum StreamInspector {
             return .audio(analyzer.finish())
         case .h264AnnexB, .hevcAnnexB:
             var analyzer = VideoStreamAnalyzer(format: format, reportsNALUnits: reportsNALUnits)
-            while count > 0 {
-                buffer.withUnsafeBytes { analyzer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count]), handle) }
-                count = try fill(&buffer, from: &source)
+            buffer.withUnsafeBytes { analyzer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count]), handle) }
+            buffer = []
+            // The rest is read straight into the analyser's buffer: no copy, no allocation per chunk.
+            do throws(ContainerIOError) {
+                while try analyzer.append(readingUpTo: chunkSize, using: { (room) throws(ContainerIOError) in
+                    try source.read(into: room)
+                }, handle) > 0 {}
+            } catch {
+                throw .readFailed(error)
             }
             return .video(analyzer.finish(handle))
         }

@@ -21,21 +21,27 @@ import MediaCore
 public struct VideoStreamAnalyzer {
     /// The default for `maximumNALUnitSize`: 64 MiB, far above any conforming NAL unit at level 6.2.
     public static let defaultMaximumNALUnitSize = 64 << 20
-    /// The size of the pieces given to the scanner (it copies what it holds back, so small is fast).
-    private static let scannerPieceSize = 4096
 
     /// One access unit being collected.
     private struct AccessUnit {
         var startOffset: Int
-        var nalTypes: [Int] = []
+        /// Becomes the frame's list: one allocation per access unit (room for the usual handful).
+        var nalTypes: [Int]
         var picture: InterpretedPicture?
+
+        init(startOffset: Int) {
+            self.startOffset = startOffset
+            nalTypes = []
+            nalTypes.reserveCapacity(8)
+        }
     }
 
     private var interpreter: any NALUnitInterpreter
+    /// Splits the stream into NAL units, handed out as views into its buffer with their offsets (the
+    /// analyser applies its own size cap, so the scanner's is out of reach).
     private var scanner = AnnexBStreamScanner(maximumNALUnitSize: Int.max >> 2)
-    private var locator = NALUnitLocator()
-    /// The stream offset of the first byte the current scanner holds when it has seen no start code.
-    private var scannerStart = 0
+    /// The NAL units one chunk completed, kept between chunks only for its capacity (empty then).
+    private var scannedUnits: [(unit: ByteView, position: AnnexBNALUnitPosition)] = []
     private var summary: VideoStreamSummary
     private let reportsNALUnits: Bool
     /// The longest NAL unit read; a longer one is skipped and reported.
@@ -80,12 +86,34 @@ public struct VideoStreamAnalyzer {
     ///   - chunk: bytes that follow those appended before; any length, cut anywhere.
     ///   - handle: receives the events these bytes completed, in stream order.
     public mutating func append(_ chunk: UnsafeRawBufferPointer, _ handle: (VideoStreamEvent) -> Void) {
-        var start = 0
-        while start < chunk.count {
-            let end = min(chunk.count, start + Self.scannerPieceSize)
-            appendPiece(UnsafeRawBufferPointer(rebasing: chunk[start..<end]), handle)
-            start = end
+        summary.byteCount += chunk.count
+        var units = takeScannedUnits()
+        scanner.append(chunk) { unit, position in units.append((unit, position)) }
+        process(&units, handle)
+    }
+
+    /// Lets `fill` read the next bytes of the stream straight into the analyser's buffer (for example
+    /// with `read(2)`: no intermediate chunk, no copy), then reads them.
+    /// - Parameters:
+    ///   - maximumByteCount: the room offered to `fill`, in bytes.
+    ///   - fill: writes up to `buffer.count` bytes at the start of `buffer` and returns how many
+    ///     (0 at the end of the stream).
+    ///   - handle: receives the events these bytes completed, in stream order.
+    /// - Returns: the number of bytes `fill` wrote.
+    /// - Throws: what `fill` throws (then nothing was added).
+    @discardableResult
+    public mutating func append<Failure: Error>(
+        readingUpTo maximumByteCount: Int,
+        using fill: (_ buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int,
+        _ handle: (VideoStreamEvent) -> Void
+    ) throws(Failure) -> Int {
+        var units = takeScannedUnits()
+        let written = try scanner.append(readingUpTo: maximumByteCount, using: fill) { unit, position in
+            units.append((unit, position))
         }
+        summary.byteCount += written
+        process(&units, handle)
+        return written
     }
 
     /// Reads the next bytes of the stream.
@@ -100,7 +128,9 @@ public struct VideoStreamAnalyzer {
     /// - Parameter handle: receives the last events.
     /// - Returns: the summary of the whole stream.
     public mutating func finish(_ handle: (VideoStreamEvent) -> Void) -> VideoStreamSummary {
-        if let unit = scanner.finish() { process(unit, handle) }
+        var units = takeScannedUnits()
+        scanner.finish { unit, position in units.append((unit, position)) }
+        process(&units, handle)
         reportLeadingGarbage(handle)
         close(endOffset: summary.byteCount, handle)
         if let frame = pendingFrame { emit(frame, handle) }
@@ -151,52 +181,51 @@ public struct VideoStreamAnalyzer {
 
     // MARK: - NAL units
 
-    private mutating func appendPiece(_ piece: UnsafeRawBufferPointer, _ handle: (VideoStreamEvent) -> Void) {
-        let pieceOffset = summary.byteCount
-        summary.byteCount += piece.count
-        for unit in scanner.append(piece) {
-            locator.locateNext(in: piece, at: pieceOffset)
-            process(unit, handle)
-        }
-        locator.locateNext(in: piece, at: pieceOffset)
-        if locator.hasSeenStartCode {
+    /// The reusable array for the units of one chunk, taken out of `self` so the scanner can fill it.
+    private mutating func takeScannedUnits() -> [(unit: ByteView, position: AnnexBNALUnitPosition)] {
+        var units: [(unit: ByteView, position: AnnexBNALUnitPosition)] = []
+        swap(&units, &scannedUnits)
+        return units
+    }
+
+    /// Reads the NAL units a chunk completed, then checks what the scanner holds against the size cap.
+    private mutating func process(_ units: inout [(unit: ByteView, position: AnnexBNALUnitPosition)],
+                                  _ handle: (VideoStreamEvent) -> Void) {
+        let held = scanner.pendingUnitPosition
+        if !units.isEmpty || held != nil {
             reportLeadingGarbage(handle)
             skippingOversizedUnit = false
         }
-        // What the scanner holds: everything since it was made until it sees a start code, then the unit
-        // after the latest start code.
-        let heldFrom = locator.hasSeenStartCode
-            ? locator.next?.header ?? locator.candidate?.header ?? locator.scanPosition
-            : scannerStart
+        for (unit, position) in units {
+            if unit.count > maximumNALUnitSize {
+                reportOversizedUnit(at: position.byteOffset, insideNALUnit: true, handle)
+            } else {
+                process(unit, at: position, handle)
+            }
+        }
+        units.removeAll(keepingCapacity: true)  // the views go: the scanner may reuse its buffer
+        swap(&units, &scannedUnits)
+        // What the scanner holds: everything since it was made (or last dropped its bytes) until it sees
+        // a start code, then the unit after the latest start code.
+        let heldFrom = held?.byteOffset ?? summary.byteCount - scanner.pendingByteCount
         if summary.byteCount - heldFrom > maximumNALUnitSize {
-            skipOversizedUnit(startingAt: heldFrom, lastPiece: piece, handle)
+            if !skippingOversizedUnit { reportOversizedUnit(at: heldFrom, insideNALUnit: held != nil, handle) }
+            skippingOversizedUnit = true
+            scanner.dropPendingBytes()
         }
     }
 
-    /// Drops what the scanner holds (a NAL unit or garbage longer than the cap) and goes on at the next
-    /// start code.
-    private mutating func skipOversizedUnit(startingAt offset: Int, lastPiece: UnsafeRawBufferPointer,
-                                            _ handle: (VideoStreamEvent) -> Void) {
-        if !skippingOversizedUnit {
-            let what = locator.hasSeenStartCode ? "a NAL unit longer than" : "more than"
-            report(StreamIssue(byteOffset: offset, unitIndex: locator.hasSeenStartCode ? summary.nalUnitCount : nil,
-                               message: "\(what) \(maximumNALUnitSize) bytes without a start code: skipped to the next start code"), handle)
-        }
-        skippingOversizedUnit = true
-        // Keep the last two bytes, which may begin a start code.
-        let tail = UnsafeRawBufferPointer(rebasing: lastPiece[max(0, lastPiece.count - 2)...])
-        scanner = AnnexBStreamScanner(maximumNALUnitSize: Int.max >> 2)
-        _ = scanner.append(tail)
-        var zeros = 0
-        for byte in tail.reversed() { if byte == 0 { zeros += 1 } else { break } }
-        locator.restart(at: summary.byteCount, trailingZeros: zeros)
-        scannerStart = summary.byteCount - tail.count
+    /// Reports a NAL unit (or data before any start code) longer than the cap, which is skipped.
+    private mutating func reportOversizedUnit(at offset: Int, insideNALUnit: Bool, _ handle: (VideoStreamEvent) -> Void) {
+        let what = insideNALUnit ? "a NAL unit longer than" : "more than"
+        report(StreamIssue(byteOffset: offset, unitIndex: insideNALUnit ? summary.nalUnitCount : nil,
+                           message: "\(what) \(maximumNALUnitSize) bytes without a start code: skipped to the next start code"), handle)
     }
 
     private mutating func reportLeadingGarbage(_ handle: (VideoStreamEvent) -> Void) {
         guard !reportedLeadingGarbage else { return }
         reportedLeadingGarbage = true
-        let garbage = locator.leadingGarbageCount
+        let garbage = scanner.discardedLeadingBytes
         if garbage > 0 {
             report(StreamIssue(byteOffset: 0, message: "\(garbage) bytes before the first start code are not part of any NAL unit"), handle)
         }
@@ -207,11 +236,7 @@ public struct VideoStreamAnalyzer {
         handle(.issue(issue))
     }
 
-    private mutating func process(_ bytes: [UInt8], _ handle: (VideoStreamEvent) -> Void) {
-        reportLeadingGarbage(handle)
-        let position = locator.next ?? NALUnitLocator.Position(header: locator.scanPosition, startCode: locator.scanPosition)
-        locator.consume(size: bytes.count)
-        let nalUnit = bytes[...]
+    private mutating func process(_ nalUnit: ByteView, at position: AnnexBNALUnitPosition, _ handle: (VideoStreamEvent) -> Void) {
         let index = summary.nalUnitCount
         summary.nalUnitCount += 1
         var unit: InterpretedNALUnit
@@ -220,20 +245,20 @@ public struct VideoStreamAnalyzer {
         } catch {
             unit = interpreter.header(of: nalUnit)
             unit.startsAccessUnit = interpreter.fallbackStartsAccessUnit(nalUnit, header: unit)
-            report(StreamIssue(byteOffset: position.header, unitIndex: index, message: "NAL unit #\(index) (\(unit.typeName)): \(error)"), handle)
+            report(StreamIssue(byteOffset: position.byteOffset, unitIndex: index, message: "NAL unit #\(index) (\(unit.typeName)): \(error)"), handle)
         }
         if !reportedProperties, let properties = interpreter.properties {
             reportedProperties = true
             handle(.properties(properties))
         }
         if reportsNALUnits {
-            handle(.nalUnit(NALUnitSummary(index: index, byteOffset: position.header, size: nalUnit.count,
+            handle(.nalUnit(NALUnitSummary(index: index, byteOffset: position.byteOffset, size: nalUnit.count,
                                            type: unit.type, typeName: unit.typeName, referenceIDC: unit.referenceIDC,
                                            temporalID: unit.temporalID, layerID: unit.layerID)))
         }
         if unit.startsAccessUnit || current == nil {
-            close(endOffset: position.startCode, handle)
-            current = AccessUnit(startOffset: position.startCode)
+            close(endOffset: position.startCodeOffset, handle)
+            current = AccessUnit(startOffset: position.startCodeOffset)
         }
         current?.nalTypes.append(unit.type)
         if let picture = unit.picture, current?.picture == nil { current?.picture = picture }
@@ -264,7 +289,7 @@ public struct VideoStreamAnalyzer {
         if picture.resetsOrder { orderEpoch += 1 }
         pendingFrame = FrameSummary(
             index: summary.frameCount, type: picture.type, isKey: picture.isKey, byteOffset: unit.startOffset,
-            size: endOffset - unit.startOffset, nalTypes: orphanNALTypes + unit.nalTypes,
+            size: endOffset - unit.startOffset, nalTypes: orphanNALTypes.isEmpty ? unit.nalTypes : orphanNALTypes + unit.nalTypes,
             pictureOrderCount: picture.pictureOrderCount, orderEpoch: orderEpoch)
         orphanNALTypes = []
         lastFieldParity = picture.isTopField

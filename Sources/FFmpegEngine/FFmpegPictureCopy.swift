@@ -58,22 +58,25 @@ enum FFmpegPictureCopy {
     /// - Throws: ``CodecError/engineFailure(_:)`` if the frame has no usable buffers.
     static func copy(_ picture: PixelBuffer, into frame: UnsafeMutablePointer<AVFrame>) throws(CodecError) {
         let isNV12 = frame.pointee.format == AV_PIX_FMT_NV12.rawValue
-        let planeCount = isNV12 ? 2 : 3
-        var pointers: [UnsafeMutablePointer<UInt8>] = []
-        var strides: [Int] = []
-        for plane in 0..<planeCount {
-            let stride = Int(streamkit_frame_linesize(frame, Int32(plane)))
-            guard let pointer = streamkit_frame_data(frame, Int32(plane)), stride > 0 else {
-                throw .engineFailure("the encoder's frame has no plane \(plane)")
+        // The planes as plain values (no arrays: nothing is allocated per picture).
+        func plane(_ index: Int32) throws(CodecError) -> (pointer: UnsafeMutablePointer<UInt8>, stride: Int) {
+            let stride = Int(streamkit_frame_linesize(frame, index))
+            guard let pointer = streamkit_frame_data(frame, index), stride > 0 else {
+                throw .engineFailure("the encoder's frame has no plane \(index)")
             }
-            pointers.append(pointer)
-            strides.append(stride)
+            return (pointer, stride)
         }
-        let destination: MutableChroma = isNV12
-            ? .interleaved(pointers[1], stride: strides[1], uFirst: true)
-            : .planar(u: pointers[1], uStride: strides[1], v: pointers[2], vStride: strides[2])
-        withPlanes(of: picture) { luma, lumaStride, chroma in
-            copyRows(from: luma, stride: lumaStride, to: pointers[0], stride: strides[0],
+        let luma = try plane(0)
+        let first = try plane(1)
+        let destination: MutableChroma
+        if isNV12 {
+            destination = .interleaved(first.pointer, stride: first.stride, uFirst: true)
+        } else {
+            let second = try plane(2)
+            destination = .planar(u: first.pointer, uStride: first.stride, v: second.pointer, vStride: second.stride)
+        }
+        withPlanes(of: picture) { source, sourceStride, chroma in
+            copyRows(from: source, stride: sourceStride, to: luma.pointer, stride: luma.stride,
                      length: picture.width, rows: picture.height)
             copyChroma(from: chroma, to: destination, width: picture.chromaWidth, height: picture.chromaHeight)
         }

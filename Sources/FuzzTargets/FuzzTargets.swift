@@ -80,16 +80,33 @@ public enum FuzzTargets {
         // The chunked scanner, cut where the input says (chunk sizes from its bytes), keeping every view.
         var scanner = AnnexBStreamScanner()
         var chunked: [ByteView] = []
+        var positions: [AnnexBNALUnitPosition] = []
         var offset = 0
         var cut = 0
-        while offset < bytes.count {
-            let size = min(bytes.count - offset, 1 + Int(bytes[cut % bytes.count]) * (1 + cut % 7))
-            scanner.append(bytes[offset..<(offset + size)]) { chunked.append($0) }
-            offset += size
-            cut += 1
+        bytes.withUnsafeBytes { buffer in
+            while offset < bytes.count {
+                let size = min(bytes.count - offset, 1 + Int(bytes[cut % bytes.count]) * (1 + cut % 7))
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + size)])
+                if cut % 2 == 0 {
+                    scanner.append(chunk) { unit, position in chunked.append(unit); positions.append(position) }
+                } else {
+                    scanner.append(readingUpTo: size, using: { room in room.copyMemory(from: chunk); return size }) { unit, position in
+                        chunked.append(unit)
+                        positions.append(position)
+                    }
+                }
+                offset += size
+                cut += 1
+            }
         }
-        scanner.finish { chunked.append($0) }
+        scanner.finish { unit, position in chunked.append(unit); positions.append(position) }
         precondition(chunked == units, "chunked scan differs from the whole scan")
+        // Each unit's position: its range's start, and a 4-byte start code exactly when a zero byte precedes `00 00 01`.
+        precondition(positions.map(\.byteOffset) == ranges.map(\.lowerBound), "chunked scan positions differ from the ranges")
+        for (position, range) in zip(positions, ranges) {
+            let zeroByte = range.lowerBound >= 4 && bytes[range.lowerBound - 4] == 0
+            precondition(position.startCodeOffset == range.lowerBound - (zeroByte ? 4 : 3), "start code offset differs")
+        }
         for size in [1, 2, 4] {
             var framed: [ByteView] = []
             let failure: AVCC.Failure?

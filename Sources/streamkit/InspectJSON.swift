@@ -18,11 +18,20 @@ struct InspectJSON {
         case let .properties(found): properties = found
         case let .frame(frame):
             writeHeader(to: &output)
-            var text = frameCount == 0 ? "" : ","
-            text += "{\"index\":\(frame.index),\"type\":\"\(frame.type.rawValue)\",\"key\":\(frame.isKey),\"size\":\(frame.size),\"nal_types\":["
-            text += frame.nalTypes.map(String.init).joined(separator: ",")
-            text += "]}"
-            output.write(text)
+            // Written in pieces of at most 15 bytes (Swift's inline strings): nothing is allocated per frame.
+            output.write(frameCount == 0 ? "{\"index\":" : ",{\"index\":")
+            output.write(String(frame.index))
+            output.write(",\"type\":\"")
+            output.write(frame.type.rawValue)
+            output.write(frame.isKey ? "\",\"key\":true" : "\",\"key\":false")
+            output.write(",\"size\":")
+            output.write(String(frame.size))
+            output.write(",\"nal_types\":[")
+            for (position, type) in frame.nalTypes.enumerated() {
+                if position > 0 { output.write(",") }
+                output.write(String(type))
+            }
+            output.write("]}")
             frameCount += 1
         case .nalUnit, .issue: break
         }

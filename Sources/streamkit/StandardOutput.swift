@@ -20,9 +20,8 @@ struct StandardOutput {
     /// Writes what is pending.
     mutating func flush() {
         guard !pending.isEmpty else { return }
-        var text = pending
-        pending = ""
-        text.withUTF8 { bytes in
+        defer { pending.removeAll(keepingCapacity: true) }  // the block is reused: no allocation per block
+        pending.withUTF8 { bytes in
             guard var next = bytes.baseAddress else { return }
             var left = bytes.count
             while left > 0 {
