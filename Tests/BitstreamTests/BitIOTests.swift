@@ -1,20 +1,10 @@
+import TestSupport
 import Testing
 @testable import Bitstream
 
 /// The 64-bit-cache `BitReader` and `BitWriter`: every width 1...64, Exp-Golomb edge values, reads past
 /// the end, and random sequences checked against a one-bit-at-a-time model.
 @Suite struct BitIOTests {
-    /// A deterministic generator (SplitMix64) so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// The value's low `count` bits as a string of "0"/"1", first bit most significant.
     private func bitString(_ value: UInt64, _ count: Int) -> String {
@@ -29,7 +19,7 @@ import Testing
 
     @Test(arguments: 1...64)
     func everyWidthRoundTrips(width: Int) throws {
-        var generator = SplitMix(state: UInt64(width))
+        var generator = SplitMix64(seed: UInt64(width))
         let mask: UInt64 = width == 64 ? .max : (1 << UInt64(width)) - 1
         let values = [0, mask, mask >> 1, 1 << UInt64(width - 1)] + (0..<20).map { _ in generator.next() & mask }
         for misalignment in 0..<8 {
@@ -140,7 +130,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 4])
     func randomSequencesMatchTheBitModel(seed: UInt64) throws {
         enum Element { case u(Int, UInt64), ue(UInt32), se(Int32) }
-        var generator = SplitMix(state: seed)
+        var generator = SplitMix64(seed: seed)
         var elements: [Element] = []
         var model = ""
         for _ in 0..<2_000 {

@@ -1,12 +1,13 @@
-import Testing
 @testable import Bitstream
+import Testing
+import TestSupport
 
 /// The `memchr` scan of emulation-prevention removal (contiguous input) against the byte-at-a-time loop
 /// (the same functions given a collection without contiguous storage), on inputs dense in zeros and 0x03.
 @Suite struct EmulationPreventionScanTests {
     @Test(arguments: [7, 8, 9])
     func memchrScanEqualsTheByteLoop(seed: UInt64) throws {
-        var generator = BitIOTests.SplitMix(state: seed)
+        var generator = SplitMix64(seed: seed)
         let alphabet: [UInt8] = [0, 0, 0, 0, 1, 2, 3, 3, 0x55]
         for length in 0..<600 {
             let bytes = (0..<(length % 97)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }

@@ -40,7 +40,7 @@ import TestSupport
         let bytes = try MediaFiles.bytes(stream)
         let whole = wholeScan(bytes)
         for seed in 1...3 {
-            var generator = BitIOTests.SplitMix(state: UInt64(seed))
+            var generator = SplitMix64(seed: UInt64(seed))
             var scanner = AnnexBStreamScanner()
             var units: [ByteView] = []
             var offset = 0

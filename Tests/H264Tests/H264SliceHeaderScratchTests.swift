@@ -7,17 +7,6 @@ import TestSupport
 /// stream, the same header (or the same error) as the allocating form and as the parse written out
 /// the way it has always been done (unescape 96 bytes, then the whole NAL unit if the header is longer).
 @Suite struct H264SliceHeaderScratchTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be reproduced.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Emulation-prevention removal written out byte by byte, with H.264's error.
     static func referenceRBSP(_ ebsp: some Collection<UInt8>, header: H264NALUnitHeader) throws(H264Error) -> [UInt8] {
@@ -63,7 +52,7 @@ import TestSupport
 
     /// Variants of a slice NAL unit that reach the error paths: cut short, a missing
     /// emulation-prevention byte inside or past the fast path, a flipped byte.
-    static func variants(of nalUnit: [UInt8], using generator: inout SplitMix) -> [[UInt8]] {
+    static func variants(of nalUnit: [UInt8], using generator: inout SplitMix64) -> [[UInt8]] {
         var out = [nalUnit]
         for length in [1, 2, 4, 12, 40, 96, 97, 98, 120] where length < nalUnit.count {
             out.append(Array(nalUnit.prefix(length)))
@@ -88,7 +77,7 @@ import TestSupport
         let stream = try MediaFiles.bytes(path)
         var sets = H264ParameterSets()
         var scratch = [UInt8]()  // one buffer for the whole stream, never cleared by the test
-        var generator = SplitMix(state: UInt64(truncatingIfNeeded: path.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+        var generator = SplitMix64(seed: UInt64(truncatingIfNeeded: path.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         var slices = 0
         var mismatches: [String] = []
         for range in AnnexB.nalUnitRanges(in: stream) {

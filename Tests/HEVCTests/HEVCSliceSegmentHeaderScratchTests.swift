@@ -7,17 +7,6 @@ import TestSupport
 /// segment of a stream, the same header (or the same error) as the allocating form and as the parse
 /// written out the way it has always been done (unescape the first 64 payload bytes).
 @Suite struct HEVCSliceSegmentHeaderScratchTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be reproduced.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// The slice segment header parse as it was before the scratch buffer: the first 64 payload
     /// bytes unescaped byte by byte, then the RBSP parse.
@@ -41,7 +30,7 @@ import TestSupport
 
     /// Variants of a VCL NAL unit that reach the error paths: cut short, a missing
     /// emulation-prevention byte inside or past the unescaped prefix, a flipped byte.
-    static func variants(of nalUnit: [UInt8], using generator: inout SplitMix) -> [[UInt8]] {
+    static func variants(of nalUnit: [UInt8], using generator: inout SplitMix64) -> [[UInt8]] {
         var out = [nalUnit]
         for length in [1, 2, 3, 5, 12, 30, 66, 67] where length < nalUnit.count {
             out.append(Array(nalUnit.prefix(length)))
@@ -66,7 +55,7 @@ import TestSupport
         let bytes = try stream.bytes()
         var sets = HEVCParameterSets()
         var scratch = [UInt8]()  // one buffer for the whole stream, never cleared by the test
-        var generator = SplitMix(state: UInt64(truncatingIfNeeded: stream.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+        var generator = SplitMix64(seed: UInt64(truncatingIfNeeded: stream.name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
         var segments = 0
         var mismatches: [String] = []
         for range in AnnexB.nalUnitRanges(in: bytes) {
