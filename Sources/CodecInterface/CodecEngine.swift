@@ -37,7 +37,7 @@ public protocol CodecEngine: Sendable {
     /// Makes a video encoder for the configuration.
     /// - Parameter configuration: the session's properties (already validated).
     /// - Returns: an encoder.
-    /// - Throws: ``CodecError/unsupportedProperty(_:engine:)`` for a property the engine cannot honour,
+    /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` for a property the engine cannot honour,
     ///   or ``CodecError/engineFailure(_:)``.
     func makeVideoEncoder(_ configuration: CompressionConfiguration) throws(CodecError) -> any VideoEncoder
 
@@ -99,7 +99,7 @@ public protocol VideoEncoder: AnyObject {
     /// - Parameters:
     ///   - averageBitRate: the new average bit rate in bits per second.
     ///   - dataRateLimits: the new limits; the tightest sets the VBV max rate and buffer.
-    /// - Throws: ``CodecError/unsupportedProperty(_:engine:)`` when the engine cannot change a value while
+    /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` when the engine cannot change a value while
     ///   running (for example turning rate control on for a constant-quality session).
     func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) throws(CodecError)
 }

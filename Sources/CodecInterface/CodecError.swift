@@ -4,8 +4,9 @@ import MediaCore
 public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A configuration value no engine could honour: which property, and why.
     case invalidConfiguration(property: ConfigurationProperty, reason: String)
-    /// The chosen engine cannot honour a property (for example entropyMode on x265).
-    case unsupportedProperty(String, engine: String)
+    /// The chosen engine cannot honour a property (for example entropyMode on x265): which property,
+    /// why, and which engine.
+    case unsupportedProperty(ConfigurationProperty, reason: String, engine: String)
     /// No engine on this machine can do what was asked; the text says what to install or change.
     case noEngine(String)
     /// An engine by that name does not exist.
@@ -26,7 +27,7 @@ public enum CodecError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .invalidConfiguration(property, reason): return "invalid configuration: \(property): \(reason)"
-        case let .unsupportedProperty(text, engine): return "engine \(engine) cannot honour \(text)"
+        case let .unsupportedProperty(property, reason, engine): return "engine \(engine) cannot honour \(property): \(reason)"
         case let .noEngine(text): return text
         case let .unknownEngine(name, available):
             return "unknown engine \"\(name)\"; available: \(available.isEmpty ? "none" : available.joined(separator: ", "))"

@@ -2,7 +2,7 @@ import MediaCore
 
 /// The properties of a compression session — the `kVTCompressionPropertyKey_…` values the seeds' apps
 /// set, as one value. An engine that cannot honour a property throws when the session is created
-/// (``CodecError/unsupportedProperty(_:engine:)``); nothing is silently ignored.
+/// (``CodecError/unsupportedProperty(_:reason:engine:)``); nothing is silently ignored.
 public struct CompressionConfiguration: Sendable, Hashable {
     /// The codec to produce: ``CodecType/h264`` or ``CodecType/hevc``.
     public var codec: CodecType

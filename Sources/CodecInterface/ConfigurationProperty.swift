@@ -31,6 +31,8 @@ public enum ConfigurationProperty: String, Sendable, Hashable, CustomStringConve
     case channelCount
     /// ``AudioEncoderConfiguration/bitRate``.
     case bitRate
+    /// ``CompressionConfiguration/engineName``.
+    case engineName
     /// The capacity of a session's output buffer (the `outputCapacity` of its initialiser).
     case outputCapacity
 

@@ -107,7 +107,7 @@ public final class CompressionSession: Sendable {
     ///   - averageBitRate: the new `kVTCompressionPropertyKey_AverageBitRate`, bits per second.
     ///   - dataRateLimits: the new `kVTCompressionPropertyKey_DataRateLimits`.
     /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a value that is not positive;
-    ///   ``CodecError/unsupportedProperty(_:engine:)`` when the engine cannot change it while running.
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` when the engine cannot change it while running.
     public func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) async throws(CodecError) {
         if let averageBitRate, averageBitRate <= 0 {
             throw .invalidConfiguration(property: .averageBitRate, reason: "must be positive, got \(averageBitRate)")

@@ -38,7 +38,7 @@ public struct FFmpegCodecEngine: CodecEngine {
     /// - Parameter configuration: the session's properties (already validated).
     /// - Returns: an encoder that emits AVCC frames with in-band and described parameter sets.
     /// - Throws: ``CodecError/noEngine(_:)`` if this engine does not encode the codec;
-    ///   ``CodecError/unsupportedProperty(_:engine:)`` for a property it cannot honour;
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` for a property it cannot honour;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message.
     public func makeVideoEncoder(_ configuration: CompressionConfiguration) throws(CodecError) -> any VideoEncoder {
         guard encodes(configuration.codec), let encoderName = videoEncoderName else {

@@ -7,7 +7,7 @@ import MediaCore
 /// `x264-params`).
 ///
 /// Building the settings is pure Swift so the mapping can be checked without opening an encoder; a
-/// property the encoder cannot honour is refused here with ``CodecError/unsupportedProperty(_:engine:)``.
+/// property the encoder cannot honour is refused here with ``CodecError/unsupportedProperty(_:reason:engine:)``.
 struct FFmpegEncoderSettings: Sendable, Hashable {
     /// One private AVOption, set with `av_opt_set` on the encoder's `priv_data`.
     struct Option: Sendable, Hashable {
@@ -73,11 +73,11 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     ///   - encoderName: the libavcodec encoder, for example `libx264`.
     ///   - engineName: the engine's name, for errors.
     /// - Returns: the settings.
-    /// - Throws: ``CodecError/unsupportedProperty(_:engine:)`` for a property this encoder cannot honour.
+    /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` for a property this encoder cannot honour.
     static func make(for configuration: CompressionConfiguration, encoderName: String,
                      engineName: String) throws(CodecError) -> FFmpegEncoderSettings {
         guard let family = FFmpegEncoderFamily(encoderName: encoderName) else {
-            throw .unsupportedProperty("encoder \(encoderName)", engine: engineName)
+            throw .unsupportedProperty(.engineName, reason: "encoder \(encoderName) is not one StreamKit drives", engine: engineName)
         }
         var settings = FFmpegEncoderSettings(encoderName: encoderName, engineName: engineName,
                                              width: Int32(clamping: configuration.width),
@@ -131,16 +131,16 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         }
         if configuration.quantizer != nil {
             if configuration.averageBitRate != nil {
-                throw .unsupportedProperty("quantizer together with averageBitRate (constant QP has no rate control)",
+                throw .unsupportedProperty(.quantizer, reason: "together with averageBitRate (constant QP has no rate control)",
                                            engine: engineName)
             }
             if !configuration.dataRateLimits.isEmpty {
-                throw .unsupportedProperty("quantizer together with dataRateLimits (constant QP ignores the VBV)",
+                throw .unsupportedProperty(.quantizer, reason: "together with dataRateLimits (constant QP ignores the VBV)",
                                            engine: engineName)
             }
         }
         if configuration.codec == .hevc, configuration.entropyMode != nil {
-            throw .unsupportedProperty("entropyMode (H.265 always uses CABAC)", engine: engineName)
+            throw .unsupportedProperty(.entropyMode, reason: "H.265 always uses CABAC", engine: engineName)
         }
     }
 
@@ -148,7 +148,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         guard let level = configuration.profileLevel.level else { return nil }
         let table = configuration.codec == .hevc ? Self.hevcLevels : Self.h264Levels
         guard table[level] != nil else {
-            throw .unsupportedProperty("profileLevel level \"\(level)\" (not a level of \(configuration.codec.rawValue))",
+            throw .unsupportedProperty(.profileLevel, reason: "level \"\(level)\" is not a level of \(configuration.codec.rawValue)",
                                        engine: engineName)
         }
         return level
@@ -173,7 +173,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         case .high: return 100
         case .high444Predictive: return 244
         case .hevcMain: return 1  // FF_PROFILE_HEVC_MAIN
-        case .other: throw .unsupportedProperty("profileLevel \(profileLevel)", engine: engineName)
+        case .other: throw .unsupportedProperty(.profileLevel, reason: "\(profileLevel)", engine: engineName)
         }
     }
 
@@ -189,7 +189,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         let profile = configuration.profileLevel.profile
         if configuration.quantizer == 0, profile != .high444Predictive {
             // x264 codes QP 0 losslessly (transform bypass), which only High 4:4:4 Predictive allows.
-            throw .unsupportedProperty("quantizer 0 (lossless) in profile \(configuration.profileLevel.profileName): "
+            throw .unsupportedProperty(.quantizer, reason: "0 (lossless) in profile \(configuration.profileLevel.profileName): "
                 + "x264 codes it only in High 4:4:4 Predictive (ProfileLevel.h264High444Predictive)", engine: engineName)
         }
         set("profile", Self.profileOptionValue(profile, family: .x264))
@@ -266,14 +266,14 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         profile = try profileNumber(configuration.profileLevel)
         if let name = try levelName(configuration) {
             let table = configuration.codec == .hevc ? Self.hevcLevels : Self.h264Levels
-            guard name != "1b" else { throw .unsupportedProperty("profileLevel level 1b", engine: engineName) }
+            guard name != "1b" else { throw .unsupportedProperty(.profileLevel, reason: "level 1b", engine: engineName) }
             level = table[name]
         }
         if let mode = configuration.entropyMode { set("coder", mode == .cabac ? "cabac" : "cavlc") }
         if let quantizer = configuration.quantizer { set("rc_mode", "CQP"); set("qp", String(quantizer)) }
         if configuration.realTime { set("async_depth", "1") }
         if configuration.maxFrameDelayCount != nil {
-            throw .unsupportedProperty("maxFrameDelayCount (VA-API has no bound on its pipeline delay)", engine: engineName)
+            throw .unsupportedProperty(.maxFrameDelayCount, reason: "VA-API has no bound on its pipeline delay", engine: engineName)
         }
     }
 
@@ -281,15 +281,15 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
 
     private mutating func applyV4L2(_ configuration: CompressionConfiguration) throws(CodecError) {
         profile = try profileNumber(configuration.profileLevel)
-        let refused: [(Bool, String)] = [
-            (configuration.profileLevel.level != nil, "profileLevel level"),
-            (configuration.entropyMode != nil, "entropyMode"),
-            (configuration.quantizer != nil, "quantizer"),
-            (!configuration.dataRateLimits.isEmpty, "dataRateLimits"),
-            (configuration.maxFrameDelayCount != nil, "maxFrameDelayCount"),
+        let refused: [(Bool, ConfigurationProperty)] = [
+            (configuration.profileLevel.level != nil, .profileLevel),
+            (configuration.entropyMode != nil, .entropyMode),
+            (configuration.quantizer != nil, .quantizer),
+            (!configuration.dataRateLimits.isEmpty, .dataRateLimits),
+            (configuration.maxFrameDelayCount != nil, .maxFrameDelayCount),
         ]
         if let first = refused.first(where: { $0.0 }) {
-            throw .unsupportedProperty("\(first.1) (the V4L2 M2M wrapper does not expose it)", engine: engineName)
+            throw .unsupportedProperty(first.1, reason: "the V4L2 M2M wrapper does not expose it", engine: engineName)
         }
     }
 }

@@ -32,11 +32,11 @@ final class FFmpegVideoEncoder: VideoEncoder {
     ///   - encoderName: the libavcodec encoder, for example `libx264`.
     ///   - engineName: the engine's name, for errors.
     /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a configuration no engine could honour;
-    ///   ``CodecError/unsupportedProperty(_:engine:)`` for a property this encoder cannot honour;
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` for a property this encoder cannot honour;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message when it cannot be opened.
     init(configuration: CompressionConfiguration, encoderName: String, engineName: String) throws(CodecError) {
         if configuration.codec == .hevc, configuration.entropyMode != nil {
-            throw .unsupportedProperty("entropyMode (H.265 always uses CABAC)", engine: engineName)
+            throw .unsupportedProperty(.entropyMode, reason: "H.265 always uses CABAC", engine: engineName)
         }
         try configuration.validate()
         settings = try FFmpegEncoderSettings.make(for: configuration, encoderName: encoderName, engineName: engineName)
@@ -122,21 +122,22 @@ final class FFmpegVideoEncoder: VideoEncoder {
     /// - Parameters:
     ///   - averageBitRate: the new average bit rate in bits per second.
     ///   - dataRateLimits: the new limits; the tightest sets `rc_max_rate` and `rc_buffer_size`.
-    /// - Throws: ``CodecError/unsupportedProperty(_:engine:)`` for an encoder that cannot change while
+    /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` for an encoder that cannot change while
     ///   running, for turning rate control on or off (x264 cannot switch between constant quality and
     ///   ABR, nor turn the VBV on when it was opened without one).
     func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) throws(CodecError) {
         let family = FFmpegEncoderFamily(encoderName: settings.encoderName)
         guard family == .x264 || family == .nvenc else {
-            throw .unsupportedProperty("averageBitRate/dataRateLimits on a running session", engine: settings.engineName)
+            throw .unsupportedProperty(.averageBitRate, reason: "averageBitRate/dataRateLimits cannot change on a running session",
+                                       engine: settings.engineName)
         }
         guard (averageBitRate != nil) == (settings.bitRate != nil) else {
-            throw .unsupportedProperty("averageBitRate turned \(averageBitRate == nil ? "off" : "on") on a running session "
+            throw .unsupportedProperty(.averageBitRate, reason: "turned \(averageBitRate == nil ? "off" : "on") on a running session "
                 + "(set it when the session is created)", engine: settings.engineName)
         }
         let tightest = dataRateLimits.min { $0.bitsPerSecond < $1.bitsPerSecond }
         guard (tightest != nil) == (settings.maxRate != nil) else {
-            throw .unsupportedProperty("dataRateLimits turned \(tightest == nil ? "off" : "on") on a running session "
+            throw .unsupportedProperty(.dataRateLimits, reason: "turned \(tightest == nil ? "off" : "on") on a running session "
                 + "(set them when the session is created)", engine: settings.engineName)
         }
         settings.bitRate = averageBitRate.map(Int64.init)

@@ -217,7 +217,7 @@ struct FFmpegX264EncoderTests {
         #expect {
             _ = try FFmpegTestSupport.engine("x264").makeVideoEncoder(configuration)
         } throws: { error in
-            guard case .unsupportedProperty = error as? CodecError else { return false }
+            guard case .unsupportedProperty(.quantizer, _, "x264") = error as? CodecError else { return false }
             return true
         }
         var level = CompressionConfiguration(codec: .h264, width: 320, height: 240, profileLevel: ProfileLevel(profile: .high, level: "7.7"))

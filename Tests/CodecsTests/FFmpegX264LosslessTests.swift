@@ -41,11 +41,11 @@ struct FFmpegX264LosslessTests {
             _ = try FFmpegTestSupport.engine("x264").makeVideoEncoder(configuration)
             Issue.record("quantizer 0 in \(profileLevel) was accepted")
         } catch let error as CodecError {
-            guard case let .unsupportedProperty(property, _) = error else {
+            guard case let .unsupportedProperty(property, reason, _) = error else {
                 Issue.record("expected unsupportedProperty, got \(error)")
                 return
             }
-            #expect(property.contains("quantizer 0") && property.contains("High 4:4:4 Predictive"), "\(property)")
+            #expect(property == .quantizer && reason.contains("0 (lossless)") && reason.contains("High 4:4:4 Predictive"), "\(reason)")
         }
     }
 }

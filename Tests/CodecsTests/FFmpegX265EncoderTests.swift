@@ -101,7 +101,7 @@ struct FFmpegX265EncoderTests {
         #expect {
             _ = try FFmpegTestSupport.engine("x265").makeVideoEncoder(configuration)
         } throws: { error in
-            guard case .unsupportedProperty(_, let engine) = error as? CodecError else { return false }
+            guard case .unsupportedProperty(.entropyMode, _, let engine) = error as? CodecError else { return false }
             return engine == "x265"
         }
     }

@@ -340,7 +340,7 @@ struct SessionContractTests {
     func rateControlRefusals() async throws {
         let constantQuality = try CompressionSession(configuration: CompressionConfiguration(codec: .h264, width: 64, height: 64))
         await #expect(throws: CodecError.unsupportedProperty(
-            "averageBitRate turned on on a running session (set it when the session is created)", engine: "x264")) {
+            .averageBitRate, reason: "turned on on a running session (set it when the session is created)", engine: "x264")) {
             try await constantQuality.setRateControl(averageBitRate: 500_000, dataRateLimits: [])
         }
         await #expect(throws: CodecError.invalidConfiguration(property: .averageBitRate, reason: "must be positive, got 0")) {
@@ -350,7 +350,8 @@ struct SessionContractTests {
         var hevc = CompressionConfiguration(codec: .hevc, width: 64, height: 64)
         hevc.averageBitRate = 500_000
         let x265 = try CompressionSession(configuration: hevc)
-        await #expect(throws: CodecError.unsupportedProperty("averageBitRate/dataRateLimits on a running session", engine: "x265")) {
+        await #expect(throws: CodecError.unsupportedProperty(
+            .averageBitRate, reason: "averageBitRate/dataRateLimits cannot change on a running session", engine: "x265")) {
             try await x265.setRateControl(averageBitRate: 200_000, dataRateLimits: [])
         }
         _ = try await x265.close()
