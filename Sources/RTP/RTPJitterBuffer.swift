@@ -17,9 +17,9 @@ public struct RTPJitterBuffer: Sendable {
     public enum InsertOutcome: Sendable, Hashable {
         /// Held until its turn (or released at once if it was the next expected).
         case buffered
-        /// The same sequence number is already held; dropped.
+        /// The same sequence number is already held or was just released; dropped.
         case duplicate
-        /// Its turn has passed (it was released or given up); dropped.
+        /// Its turn has passed (it was given up as lost, or is older than the window); dropped.
         case late
     }
 
@@ -51,6 +51,8 @@ public struct RTPJitterBuffer: Sendable {
     public private(set) var statistics = Statistics()
 
     private var slots: [RTPPacket?]
+    /// The sequence numbers released last, by slot (−1: none), to tell duplicates from late packets.
+    private var released: [Int32]
     private let mask: Int
     /// The sequence number released next.
     private var expected: UInt16?
@@ -68,6 +70,7 @@ public struct RTPJitterBuffer: Sendable {
         while size < min(max(reorderWindow, 1), 32768) { size <<= 1 }
         self.reorderWindow = size
         self.slots = Array(repeating: nil, count: size)
+        self.released = Array(repeating: -1, count: size)
         self.mask = size - 1
         pending.reserveCapacity(2 * size)
     }
@@ -86,6 +89,11 @@ public struct RTPJitterBuffer: Sendable {
         }
         let distance = RTPSequenceNumber.distance(from: base, to: sequence)
         if distance < 0 {
+            // Within the window behind, the ring of released numbers tells a repeat from a packet given up.
+            if distance >= -reorderWindow, released[Int(sequence) & mask] == Int32(sequence) {
+                statistics.duplicates += 1
+                return .duplicate
+            }
             statistics.late += 1
             return .late
         }
@@ -153,6 +161,7 @@ public struct RTPJitterBuffer: Sendable {
         let index = Int(sequence) & mask
         guard let packet = slots[index], packet.sequenceNumber == sequence else { return nil }
         slots[index] = nil
+        released[index] = Int32(sequence)
         held -= 1
         expected = sequence &+ 1
         newestDistance -= 1
@@ -188,6 +197,7 @@ public struct RTPJitterBuffer: Sendable {
                     missingCount = 0
                 }
                 slots[index] = nil
+                released[index] = Int32(sequence)
                 held -= 1
                 pending.append(.packet(packet))
             } else {
