@@ -60,12 +60,12 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "RTP"], path: "Sources/StreamKitBenchmark"),
 
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
