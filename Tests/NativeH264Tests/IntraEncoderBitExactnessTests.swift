@@ -1,0 +1,80 @@
+import Capture
+import Containers
+import Foundation
+import MediaCore
+import NativeH264
+import Testing
+import TestSupport
+
+/// The oracle: FFmpeg decodes our stream with `-err_detect explode` (any bitstream error fails), and
+/// the md5 of every decoded frame equals the md5 of the encoder's own reconstruction of that frame.
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg")))
+struct IntraEncoderBitExactnessTests {
+    /// Encodes `frames`, then has ffmpeg hash the decoded stream and our reconstruction frame by frame.
+    func expectBitExact(_ frames: [PixelBuffer], qp: Int, label: String) throws {
+        let width = frames[0].width, height = frames[0].height
+        var encoder = try NativeH264Encoder(width: width, height: height, quantisationParameter: qp)
+        var stream = [UInt8](), reconstruction = [UInt8]()
+        for frame in frames {
+            let picture = try encoder.encode(frame)
+            stream += picture.annexB
+            reconstruction += picture.reconstruction.packedBytes
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("native-h264-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let streamPath = directory.appendingPathComponent("ours.h264").path
+        let reconPath = directory.appendingPathComponent("recon.yuv").path
+        try Data(stream).write(to: URL(fileURLWithPath: streamPath))
+        try Data(reconstruction).write(to: URL(fileURLWithPath: reconPath))
+
+        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode",
+                                                       "-i", streamPath, "-f", "framemd5", "-"])
+        #expect(decoded.status == 0, "\(label): ffmpeg failed to decode: \(decoded.standardError)")
+        #expect(decoded.standardError.isEmpty, "\(label): ffmpeg reported: \(decoded.standardError)")
+        let ours = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
+                                                    "-s", "\(width)x\(height)", "-i", reconPath, "-f", "framemd5", "-"])
+        #expect(ours.status == 0, "\(label): \(ours.standardError)")
+        let decodedHashes = Self.hashes(decoded.text), ourHashes = Self.hashes(ours.text)
+        #expect(decodedHashes.count == frames.count, "\(label): ffmpeg decoded \(decodedHashes.count) of \(frames.count) frames")
+        #expect(decodedHashes == ourHashes, "\(label): decoded frames differ from the encoder's reconstruction")
+    }
+
+    /// The md5 column of framemd5 lines ("0, 0, 0, 1, 38016, <md5>").
+    static func hashes(_ framemd5: String) -> [String] {
+        framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    static func cameraFrames(width: Int, height: Int, count: Int) async throws -> [PixelBuffer] {
+        let camera = try SyntheticCamera(width: width, height: height, frameRate: 30, format: .nv12, realTime: false, frameLimit: count)
+        var frames = [PixelBuffer]()
+        while let frame = try await camera.nextFrame() { frames.append(frame.pixelBuffer) }
+        return frames
+    }
+
+    @Test("synthetic camera: ffmpeg decodes every frame bit-exactly", arguments: [(16, 16), (176, 144), (50, 30)], [10, 26, 40, 51])
+    func syntheticCamera(size: (Int, Int), qp: Int) async throws {
+        let frames = try await Self.cameraFrames(width: size.0, height: size.1, count: 3)
+        try expectBitExact(frames, qp: qp, label: "camera \(size.0)x\(size.1) QP \(qp)")
+    }
+
+    @Test("foreman QCIF: ffmpeg decodes every frame bit-exactly", .requiresMedia, arguments: [0, 10, 26, 40, 51])
+    func foreman(qp: Int) throws {
+        var reader = try Y4MReader(path: MediaFiles.url("sequences/foreman_qcif8.y4m").path)
+        var frames = [PixelBuffer]()
+        while frames.count < 4, let frame = try reader.nextFrame() { frames.append(frame) }
+        try expectBitExact(frames, qp: qp, label: "foreman QP \(qp)")
+    }
+
+    @Test("the encoder refuses odd sizes and QPs outside 0…51")
+    func refusals() {
+        #expect(throws: NativeH264EncoderError.unsupportedSize(width: 51, height: 30)) {
+            try NativeH264Encoder(width: 51, height: 30, quantisationParameter: 26)
+        }
+        #expect(throws: NativeH264EncoderError.quantisationParameterOutOfRange(52)) {
+            try NativeH264Encoder(width: 16, height: 16, quantisationParameter: 52)
+        }
+    }
+}
