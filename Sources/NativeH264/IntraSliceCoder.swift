@@ -2,7 +2,7 @@ import Bitstream
 import MediaCore
 import NativeH264Kernels
 
-/// Codes the macroblocks of one I slice covering the picture (I_16x16 + intra chroma, §7.3.5) and
+/// Codes the macroblocks of one I slice covering the picture (I_16x16 or I_NxN, + intra chroma, §7.3.5) and
 /// keeps the reconstruction exactly as the decoder builds it (§8.3.3, §8.3.4, §8.5).
 struct IntraSliceCoder {
     let source: EncoderPicture
@@ -14,6 +14,10 @@ struct IntraSliceCoder {
     var lumaTotals: [UInt8]
     /// TotalCoeff of each 4x4 chroma AC block, Cb then Cr, raster over the picture's chroma 4x4 grid.
     var chromaTotals: [[UInt8]]
+    /// Intra4x4PredMode of each 4x4 luma block, 2 (DC) for Intra_16x16 macroblocks (§8.3.1.1).
+    var intra4x4Modes: [UInt8]
+    /// What was chosen so far.
+    var macroblockTypes = NativeH264Encoder.MacroblockTypeCounts()
 
     init(source: EncoderPicture, quantisationParameter: Int) {
         self.source = source
@@ -24,6 +28,7 @@ struct IntraSliceCoder {
         heightInMbs = source.height / 16
         lumaTotals = [UInt8](repeating: 0, count: widthInMbs * 4 * heightInMbs * 4)
         chromaTotals = [[UInt8]](repeating: [UInt8](repeating: 0, count: widthInMbs * 2 * heightInMbs * 2), count: 2)
+        intra4x4Modes = [UInt8](repeating: 2, count: widthInMbs * 4 * heightInMbs * 4)
     }
 
     /// slice_data( ) of an I slice (§7.3.4): every macroblock_layer( ) in raster order.
@@ -64,6 +69,16 @@ struct IntraSliceCoder {
                     }
                 }
             }
+        }
+
+        // Intra_4x4 tried against it: the trial codes the luma into the reconstruction; Intra_16x16,
+        // when it wins, overwrites it (its prediction reads only samples outside the macroblock).
+        let lambda = Self.lambda(qp: qp)
+        let intra4x4 = trialIntra4x4(mbX: mbX, mbY: mbY)
+        let useIntra4x4 = intra4x4.cost + 6 * lambda < bestCost + 2 * lambda
+        if !useIntra4x4 {
+            let gridStride = widthInMbs * 4
+            for y in 0..<4 { for x in 0..<4 { intra4x4Modes[(mbY * 4 + y) * gridStride + mbX * 4 + x] = 2 } }
         }
 
         // Luma residual: 16 forward transforms, AC quantised, the 16 DCs through the Hadamard.
@@ -158,16 +173,29 @@ struct IntraSliceCoder {
 
         // macroblock_layer( ) (§7.3.5): mb_type I_16x16_<mode>_<cbpChroma>_<cbpLuma> (Table 7-11),
         // mb_pred( ) with intra_chroma_pred_mode, mb_qp_delta, then the residual.
-        writer.ue(UInt32(1 + bestMode.rawValue + 4 * codedBlockPatternChroma + (codedLuma ? 12 : 0)))
-        writer.ue(UInt32(chromaMode.rawValue))
-        writer.se(0)
-        writeLumaResidual(mbX: mbX, mbY: mbY, levels: levels, dc: dc, coded: codedLuma, to: &writer)
+        if useIntra4x4 { macroblockTypes.intra4x4 += 1 } else { macroblockTypes.intra16x16 += 1 }
+        if useIntra4x4 {
+            // I_NxN (mb_type 0): the 16 modes, the chroma mode, coded_block_pattern me(v) (Table 9-4),
+            // mb_qp_delta only when something is coded.
+            writer.ue(0)
+            Self.writePredictionModes(intra4x4, to: &writer)
+            writer.ue(UInt32(chromaMode.rawValue))
+            let pattern = intra4x4.codedBlockPatternLuma | codedBlockPatternChroma << 4
+            writer.ue(UInt32(Self.intraCodeNumByCodedBlockPattern[pattern]))
+            if pattern != 0 { writer.se(0) }
+            writeIntra4x4Residual(mbX: mbX, mbY: mbY, intra4x4, to: &writer)
+        } else {
+            writer.ue(UInt32(1 + bestMode.rawValue + 4 * codedBlockPatternChroma + (codedLuma ? 12 : 0)))
+            writer.ue(UInt32(chromaMode.rawValue))
+            writer.se(0)
+            writeLumaResidual(mbX: mbX, mbY: mbY, levels: levels, dc: dc, coded: codedLuma, to: &writer)
+        }
         writeChromaResidual(mbX: mbX, mbY: mbY, levels: chromaLevels, dc: chromaDC, pattern: codedBlockPatternChroma, to: &writer)
 
         // Reconstruction, as the decoder does it (§8.5.2, §8.5.11, §8.5.12, §8.5.14).
         var dcY = dc
         dcY.withUnsafeMutableBufferPointer { DCTransforms.inverseLumaDC($0.baseAddress!, qP: qp) }
-        reconstruction.luma.withUnsafeMutableBufferPointer { recon in
+        if !useIntra4x4 { reconstruction.luma.withUnsafeMutableBufferPointer { recon in
             for blk in 0..<16 {
                 let (bx, by) = Self.blockOrigin[blk]
                 var block = Array(levels[(16 * blk)..<(16 * blk + 16)])
@@ -180,7 +208,7 @@ struct IntraSliceCoder {
                     Transform4x4.add(UnsafePointer(b.baseAddress!), to: out, stride: lumaStride)
                 }
             }
-        }
+        } }
         for plane in 0..<2 {
             var dcC = chromaDC[plane]
             dcC.withUnsafeMutableBufferPointer { DCTransforms.inverseChromaDC($0.baseAddress!, qP: chromaQP) }

@@ -6,8 +6,8 @@ import NativeH264Kernels
 /// A pure-Swift H.264 encoder, Constrained Baseline profile (CAVLC, 4:2:0, 8-bit).
 ///
 /// This first stage codes every frame as one IDR picture of one I slice at a fixed QP: each
-/// macroblock is I_16x16 with the cheapest (by SATD) of the four luma modes and the four chroma
-/// modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
+/// macroblock is I_16x16 (four modes) or I_NxN (nine 4x4 modes per block), whichever costs less in
+/// SATD plus λ-weighted mode bits, with the cheapest of the four chroma modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
 /// reconstruction, so ``EncodedPicture/reconstruction`` is the picture a conforming decoder outputs.
 /// Any even size is accepted: sizes that are not multiples of 16 are padded and cropped (§7.4.2.1.1).
@@ -28,8 +28,28 @@ public struct NativeH264Encoder: Sendable {
         /// decoder shows for this picture, sample for sample.
         public var reconstruction: PixelBuffer
 
+        /// How many macroblocks of each type the picture has.
+        public var macroblockTypes: MacroblockTypeCounts
+
         /// The NAL units in Annex B form (four-byte start codes).
         public var annexB: [UInt8] { nalUnits.flatMap { [0, 0, 0, 1] + $0 } }
+    }
+
+    /// How many macroblocks of a picture were coded as each intra type (Table 7-11).
+    public struct MacroblockTypeCounts: Sendable, Hashable {
+        /// I_16x16 macroblocks.
+        public var intra16x16 = 0
+        /// I_NxN (Intra_4x4) macroblocks.
+        public var intra4x4 = 0
+
+        /// Creates counts.
+        /// - Parameters:
+        ///   - intra16x16: I_16x16 macroblocks.
+        ///   - intra4x4: I_NxN macroblocks.
+        public init(intra16x16: Int = 0, intra4x4: Int = 0) {
+            self.intra16x16 = intra16x16
+            self.intra4x4 = intra4x4
+        }
     }
 
     /// Frame width in luma samples.
@@ -100,6 +120,7 @@ public struct NativeH264Encoder: Sendable {
         // nal_unit( ): forbidden_zero_bit 0, nal_ref_idc 3, nal_unit_type 5, then the EBSP (§7.3.1).
         let slice = [UInt8(3 << 5 | 5)] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
         return EncodedPicture(nalUnits: [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit(), slice],
-                              reconstruction: coder.croppedReconstruction(width: width, height: height))
+                              reconstruction: coder.croppedReconstruction(width: width, height: height),
+                              macroblockTypes: coder.macroblockTypes)
     }
 }

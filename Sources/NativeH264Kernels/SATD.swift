@@ -37,7 +37,7 @@ public enum SATD {
         return total
     }
 
-    /// The fast version: butterflies on scalar locals, the rows of a 4x4 block packed in SIMD4 lanes.
+    /// The fast version: butterflies on scalar locals (measured faster here than SIMD4 lanes), no allocation.
     /// - Parameters:
     ///   - size: the block shape.
     ///   - a: the first sample of the first block.
@@ -63,21 +63,21 @@ public enum SATD {
 
     @inlinable @inline(__always)
     static func satd4x4(_ a: UnsafePointer<UInt8>, _ aStride: Int, _ b: UnsafePointer<UInt8>, _ bStride: Int) -> Int {
-        @inline(__always) func row(_ y: Int) -> SIMD4<Int32> {
-            let pa = a + y * aStride, pb = b + y * bStride
-            let u = SIMD4<Int32>(Int32(pa[0]), Int32(pa[1]), Int32(pa[2]), Int32(pa[3]))
-            let v = SIMD4<Int32>(Int32(pb[0]), Int32(pb[1]), Int32(pb[2]), Int32(pb[3]))
-            return u &- v
+        // Horizontal butterflies of each difference row on scalar locals, then the vertical ones.
+        @inline(__always) func row(_ y: Int) -> (Int32, Int32, Int32, Int32) {
+            let pa = a + y &* aStride, pb = b + y &* bStride
+            let d0 = Int32(pa[0]) &- Int32(pb[0]), d1 = Int32(pa[1]) &- Int32(pb[1])
+            let d2 = Int32(pa[2]) &- Int32(pb[2]), d3 = Int32(pa[3]) &- Int32(pb[3])
+            let s01 = d0 &+ d1, t01 = d0 &- d1, s23 = d2 &+ d3, t23 = d2 &- d3
+            return (s01 &+ s23, s01 &- s23, t01 &- t23, t01 &+ t23)
         }
-        // Vertical butterflies across the four rows (lane-wise), then horizontal within each.
         let r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3)
-        let s01 = r0 &+ r1, d01 = r0 &- r1, s23 = r2 &+ r3, d23 = r2 &- r3
-        let t0 = s01 &+ s23, t1 = s01 &- s23, t2 = d01 &- d23, t3 = d01 &+ d23
-        @inline(__always) func horizontal(_ t: SIMD4<Int32>) -> Int32 {
-            let a0 = t[0] &+ t[1], a1 = t[0] &- t[1], a2 = t[2] &+ t[3], a3 = t[2] &- t[3]
-            return abs(a0 &+ a2) &+ abs(a0 &- a2) &+ abs(a1 &+ a3) &+ abs(a1 &- a3)
+        @inline(__always) func column(_ c0: Int32, _ c1: Int32, _ c2: Int32, _ c3: Int32) -> Int32 {
+            let s01 = c0 &+ c1, t01 = c0 &- c1, s23 = c2 &+ c3, t23 = c2 &- c3
+            return abs(s01 &+ s23) &+ abs(s01 &- s23) &+ abs(t01 &- t23) &+ abs(t01 &+ t23)
         }
-        let sum = horizontal(t0) &+ horizontal(t1) &+ horizontal(t2) &+ horizontal(t3)
+        let sum = column(r0.0, r1.0, r2.0, r3.0) &+ column(r0.1, r1.1, r2.1, r3.1)
+            &+ column(r0.2, r1.2, r2.2, r3.2) &+ column(r0.3, r1.3, r2.3, r3.3)
         return Int(sum >> 1)
     }
 }
