@@ -75,6 +75,25 @@ struct IntraEncoderBitExactnessTests {
         if qp <= 40 { #expect(types.intra4x4 > 0 && types.intra16x16 > 0, "\(types)") }
     }
 
+    /// Diagonal stripes make the diagonal 4x4 modes win, including in the blocks whose top-right
+    /// samples are not available (substituted by p[3, −1], §8.3.1.2) and at the right picture edge.
+    @Test("diagonal stripes: the diagonal Intra_4x4 modes decode bit-exactly", arguments: [10, 26, 34])
+    func diagonalStripes(qp: Int) throws {
+        let width = 64, height = 48
+        var frames = [PixelBuffer]()
+        for shift in 0..<2 {
+            var luma = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height { for x in 0..<width { luma[y * width + x] = ((x + y + shift) / 3) % 2 == 0 ? 40 : 210 } }
+            let chroma = [UInt8](repeating: 128, count: width * height / 4)
+            let planes = [PixelBuffer.Plane(bytes: luma, bytesPerRow: width, rowLength: width, rowCount: height),
+                          PixelBuffer.Plane(bytes: chroma, bytesPerRow: width / 2, rowLength: width / 2, rowCount: height / 2),
+                          PixelBuffer.Plane(bytes: chroma, bytesPerRow: width / 2, rowLength: width / 2, rowCount: height / 2)]
+            frames.append(try PixelBuffer(width: width, height: height, format: .i420, planes: planes))
+        }
+        let types = try expectBitExact(frames, qp: qp, label: "stripes QP \(qp)")
+        #expect(types.intra4x4 > 0, "\(types)")
+    }
+
     @Test("the encoder refuses odd sizes and QPs outside 0…51")
     func refusals() {
         #expect(throws: NativeH264EncoderError.unsupportedSize(width: 51, height: 30)) {
