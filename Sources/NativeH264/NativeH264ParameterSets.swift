@@ -17,7 +17,8 @@ enum NativeH264ParameterSets {
     }
 
     /// The SPS: profile 66 with constraint_set0 and constraint_set1 (Constrained Baseline), POC type 2,
-    /// one reference frame, frame cropping when the size is not a multiple of 16.
+    /// one reference frame, frame cropping when the size is not a multiple of 16, VUI timing and
+    /// bitstream restriction.
     static func sequenceParameterSet(width: Int, height: Int, framesPerSecond: Int) -> H264SequenceParameterSet {
         let widthInMbs = (width + 15) / 16, heightInMbs = (height + 15) / 16
         var sps = H264SequenceParameterSet(
@@ -30,6 +31,11 @@ enum NativeH264ParameterSets {
             // CropUnitX = CropUnitY = 2 for 4:2:0 frames (7-19, 7-20).
             sps.frameCropping = .init(right: UInt32((widthInMbs * 16 - width) / 2), bottom: UInt32((heightInMbs * 16 - height) / 2))
         }
+        // VUI (Annex E): the frame rate (two ticks per frame: time_scale = 2 · fps, E.2.1) and
+        // bitstream_restriction with max_num_reorder_frames 0, so decoders output each frame at once.
+        sps.vuiParameters = H264VUIParameters(
+            timingInfo: .init(numUnitsInTick: 1, timeScale: UInt32(2 * framesPerSecond), fixedFrameRateFlag: true),
+            bitstreamRestriction: .init(maxNumReorderFrames: 0, maxDecFrameBuffering: 1))
         return sps
     }
 

@@ -97,17 +97,18 @@ struct IntraEncoderBitExactnessTests {
     @Test("ffprobe reads Constrained Baseline, the level, the size and the cropping", .enabled(if: ExternalTool.isRunnable("ffprobe")))
     func ffprobeReadsTheStream() async throws {
         let frames = try await Self.cameraFrames(width: 50, height: 30, count: 1)
-        var encoder = try NativeH264Encoder(width: 50, height: 30, quantisationParameter: 26)
+        var encoder = try NativeH264Encoder(width: 50, height: 30, quantisationParameter: 26, framesPerSecond: 25)
         let stream = try encoder.encode(frames[0]).annexB
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("native-h264-\(UUID().uuidString).h264").path
         try Data(stream).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                                     "stream=codec_name,profile,level,width,height,pix_fmt", "-of", "default=nw=1", path])
+                                                     "stream=codec_name,profile,level,width,height,pix_fmt,r_frame_rate", "-of", "default=nw=1", path])
         #expect(probe.status == 0, "\(probe.standardError)")
         let fields = Set(probe.text.split(separator: "\n").map(String.init))
-        // 4 macroblocks at 30 frames per second: level 1 (Table A-1).
-        #expect(fields.isSuperset(of: ["codec_name=h264", "profile=Constrained Baseline", "level=10", "width=50", "height=30", "pix_fmt=yuv420p"]),
+        // 8 macroblocks at 25 frames per second: level 1 (Table A-1); the VUI's timing gives 25 fps.
+        #expect(fields.isSuperset(of: ["codec_name=h264", "profile=Constrained Baseline", "level=10", "width=50", "height=30",
+                                       "pix_fmt=yuv420p", "r_frame_rate=25/1"]),
                 "\(fields)")
     }
 
