@@ -88,64 +88,68 @@ public enum LumaInterpolation {
         }
     }
 
-    /// Which samples a fraction averages: the two sources of Table 8-12.
+    /// Which samples a fraction averages: the two sources of Table 8-12, the first written to `out`, the
+    /// second averaged into it (no scratch block).
     @inline(__always)
     static func predict(_ g: UnsafePointer<UInt8>, _ s: Int, _ xFrac: Int, _ yFrac: Int, _ w: Int, _ h: Int,
-                        _ out: UnsafeMutablePointer<UInt8>, _ outStride: Int) {
+                        _ out: UnsafeMutablePointer<UInt8>, _ os: Int) {
         switch (xFrac, yFrac) {
-        case (0, 0): copy(g, s, w, h, out, outStride)
-        case (2, 0): halfHorizontal(g, s, w, h, out, outStride)
-        case (0, 2): halfVertical(g, s, w, h, out, outStride)
-        case (2, 2): center(g, s, w, h, out, outStride)
-        default:
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
-                let first = scratch.baseAddress!, second = first + 256
-                switch (xFrac, yFrac) {
-                case (1, 0), (3, 0): copy(g + (xFrac >> 1), s, w, h, first, 16); halfHorizontal(g, s, w, h, second, 16)
-                case (0, 1), (0, 3): copy(g + (yFrac >> 1) * s, s, w, h, first, 16); halfVertical(g, s, w, h, second, 16)
-                case (1, 1), (3, 1), (1, 3), (3, 3):
-                    halfHorizontal(g + (yFrac >> 1) * s, s, w, h, first, 16)
-                    halfVertical(g + (xFrac >> 1), s, w, h, second, 16)
-                case (2, 1), (2, 3):
-                    halfHorizontal(g + (yFrac >> 1) * s, s, w, h, first, 16); center(g, s, w, h, second, 16)
-                default:  // (1, 2), (3, 2)
-                    halfVertical(g + (xFrac >> 1), s, w, h, first, 16); center(g, s, w, h, second, 16)
-                }
-                for y in 0..<h {
-                    let p = first + y * 16, q = second + y * 16, o = out + y * outStride
-                    for x in 0..<w { o[x] = UInt8(truncatingIfNeeded: (UInt16(p[x]) &+ UInt16(q[x]) &+ 1) >> 1) }
-                }
-            }
+        case (0, 0): copy(g, s, w, h, out, os, average: false)
+        case (2, 0): halfHorizontal(g, s, w, h, out, os, average: false)
+        case (0, 2): halfVertical(g, s, w, h, out, os, average: false)
+        case (2, 2): center(g, s, w, h, out, os, average: false)
+        case (1, 0), (3, 0):  // a, c
+            halfHorizontal(g, s, w, h, out, os, average: false); copy(g + (xFrac >> 1), s, w, h, out, os, average: true)
+        case (0, 1), (0, 3):  // d, n
+            halfVertical(g, s, w, h, out, os, average: false); copy(g + (yFrac >> 1) * s, s, w, h, out, os, average: true)
+        case (2, 1), (2, 3):  // f, q
+            center(g, s, w, h, out, os, average: false); halfHorizontal(g + (yFrac >> 1) * s, s, w, h, out, os, average: true)
+        case (1, 2), (3, 2):  // i, k
+            center(g, s, w, h, out, os, average: false); halfVertical(g + (xFrac >> 1), s, w, h, out, os, average: true)
+        default:  // e, g, p, r
+            halfHorizontal(g + (yFrac >> 1) * s, s, w, h, out, os, average: false)
+            halfVertical(g + (xFrac >> 1), s, w, h, out, os, average: true)
+        }
+    }
+
+    /// Stores `value`, or the rounded average of it and what `out` holds (8-250 … 8-261).
+    @inline(__always)
+    static func store(_ value: UInt8, _ out: UnsafeMutablePointer<UInt8>, _ average: Bool) {
+        out.pointee = average ? UInt8(truncatingIfNeeded: (UInt16(out.pointee) &+ UInt16(value) &+ 1) >> 1) : value
+    }
+
+    @inline(__always)
+    static func copy(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int, _ out: UnsafeMutablePointer<UInt8>, _ os: Int,
+                     average: Bool) {
+        for y in 0..<h {
+            if !average { (out + y * os).update(from: g + y * s, count: w); continue }
+            let r = g + y * s, o = out + y * os
+            for x in 0..<w { store(r[x], o + x, true) }
         }
     }
 
     @inline(__always)
-    static func copy(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int, _ out: UnsafeMutablePointer<UInt8>, _ os: Int) {
-        for y in 0..<h { (out + y * os).update(from: g + y * s, count: w) }
-    }
-
-    @inline(__always)
     static func halfHorizontal(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int,
-                               _ out: UnsafeMutablePointer<UInt8>, _ os: Int) {
+                               _ out: UnsafeMutablePointer<UInt8>, _ os: Int, average: Bool) {
         for y in 0..<h {
             let r = g + y * s, o = out + y * os
             for x in 0..<w {
                 let v = Int32(r[x - 2]) &+ Int32(r[x + 3]) &- 5 &* (Int32(r[x - 1]) &+ Int32(r[x + 2]))
                     &+ 20 &* (Int32(r[x]) &+ Int32(r[x + 1]))
-                o[x] = clip1((v &+ 16) >> 5)
+                store(clip1((v &+ 16) >> 5), o + x, average)
             }
         }
     }
 
     @inline(__always)
     static func halfVertical(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int,
-                             _ out: UnsafeMutablePointer<UInt8>, _ os: Int) {
+                             _ out: UnsafeMutablePointer<UInt8>, _ os: Int, average: Bool) {
         for y in 0..<h {
             let r = g + y * s, o = out + y * os
             for x in 0..<w {
                 let v = Int32(r[x - 2 * s]) &+ Int32(r[x + 3 * s]) &- 5 &* (Int32(r[x - s]) &+ Int32(r[x + 2 * s]))
                     &+ 20 &* (Int32(r[x]) &+ Int32(r[x + s]))
-                o[x] = clip1((v &+ 16) >> 5)
+                store(clip1((v &+ 16) >> 5), o + x, average)
             }
         }
     }
@@ -153,7 +157,7 @@ public enum LumaInterpolation {
     /// Position j: horizontal b1 intermediates for rows −2…h+2, then the vertical tap (8-245, 8-247).
     @inline(__always)
     static func center(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int,
-                       _ out: UnsafeMutablePointer<UInt8>, _ os: Int) {
+                       _ out: UnsafeMutablePointer<UInt8>, _ os: Int, average: Bool) {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16 * 21) { buffer in
             let t = buffer.baseAddress!
             for y in 0..<(h + 5) {
@@ -167,7 +171,7 @@ public enum LumaInterpolation {
                 let c = t + (y + 2) * 16, o = out + y * os
                 for x in 0..<w {
                     let v = c[x - 32] &+ c[x + 48] &- 5 &* (c[x - 16] &+ c[x + 32]) &+ 20 &* (c[x] &+ c[x + 16])
-                    o[x] = clip1((v &+ 512) >> 10)
+                    store(clip1((v &+ 512) >> 10), o + x, average)
                 }
             }
         }
