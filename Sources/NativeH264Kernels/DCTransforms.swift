@@ -33,7 +33,7 @@ public enum DCTransforms {
     @inlinable
     public static func inverseLumaDC(_ block: UnsafeMutablePointer<Int32>, qP: Int) {
         hadamard4x4(block)
-        let scale = Int32(Quantisation.levelScale4x4(qP % 6, 0, 0))
+        let scale = Quantisation.norms(qP % 6).0 &* 16
         if qP >= 36 {
             let shift = Int32(qP / 6 - 6)
             for i in 0..<16 { block[i] = (block[i] &* scale) << shift }
@@ -88,7 +88,7 @@ public enum DCTransforms {
     @inlinable
     public static func inverseChromaDC(_ block: UnsafeMutablePointer<Int32>, qP: Int) {
         forwardChromaDC(block)
-        let scale = Int32(Quantisation.levelScale4x4(qP % 6, 0, 0)), shift = Int32(qP / 6)
+        let scale = Quantisation.norms(qP % 6).0 &* 16, shift = Int32(qP / 6)
         for i in 0..<4 { block[i] = ((block[i] &* scale) << shift) >> 5 }
     }
 

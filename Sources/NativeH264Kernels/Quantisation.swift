@@ -15,6 +15,32 @@ public enum Quantisation {
         [9362, 3647, 5825], [8192, 3355, 5243], [7282, 2893, 4559],
     ]
 
+    /// ``multiplier`` row m as three scalars (no array access on the hot path).
+    @inlinable @inline(__always)
+    static func multipliers(_ m: Int) -> (Int32, Int32, Int32) {
+        switch m {
+        case 0: (13107, 5243, 8066)
+        case 1: (11916, 4660, 7490)
+        case 2: (10082, 4194, 6554)
+        case 3: (9362, 3647, 5825)
+        case 4: (8192, 3355, 5243)
+        default: (7282, 2893, 4559)
+        }
+    }
+
+    /// ``normAdjust`` row m as three scalars.
+    @inlinable @inline(__always)
+    static func norms(_ m: Int) -> (Int32, Int32, Int32) {
+        switch m {
+        case 0: (10, 16, 13)
+        case 1: (11, 18, 14)
+        case 2: (13, 20, 16)
+        case 3: (14, 23, 18)
+        case 4: (16, 25, 20)
+        default: (18, 29, 23)
+        }
+    }
+
     /// The position class of raster index i, j: 0 when both even, 1 when both odd, 2 otherwise (8-315).
     @inlinable @inline(__always)
     public static func positionClass(_ i: Int, _ j: Int) -> Int {
@@ -72,8 +98,8 @@ public enum Quantisation {
     ///   - keepingDC: leave `block[0]` as it is (Intra16x16 luma and chroma AC blocks).
     @inlinable
     public static func dequantise(_ block: UnsafeMutablePointer<Int32>, qP: Int, keepingDC: Bool) {
-        let v = normAdjust[qP % 6]
-        let v0 = v[0] &* 16, v1 = v[1] &* 16, v2 = v[2] &* 16
+        let v = norms(qP % 6)
+        let v0 = v.0 &* 16, v1 = v.1 &* 16, v2 = v.2 &* 16
         let dc = block[0]
         if qP >= 24 {
             let shift = Int32(qP / 6 - 4)
@@ -124,8 +150,7 @@ public enum Quantisation {
     public static func quantise(_ block: UnsafeMutablePointer<Int32>, qP: Int, kind: Kind, skippingDC: Bool) -> Int {
         let qbits = Int32(15 + qP / 6)
         let f = (Int32(1) << qbits) / (kind == .intra ? 3 : 6)
-        let mf = multiplier[qP % 6]
-        let m0 = mf[0], m1 = mf[1], m2 = mf[2]
+        let (m0, m1, m2) = multipliers(qP % 6)
         var nonZero = 0
         for i in 0..<16 {
             let m = (i & 5) == 0 ? m0 : ((i & 5) == 5 ? m1 : m2)
@@ -153,7 +178,7 @@ public enum Quantisation {
     public static func quantiseDC(_ block: UnsafeMutablePointer<Int32>, count: Int, qP: Int, kind: Kind) -> Int {
         let qbits = Int32(16 + qP / 6)
         let f = (Int32(1) << qbits) / (kind == .intra ? 3 : 6)
-        let m = multiplier[qP % 6][0]
+        let m = multipliers(qP % 6).0
         var nonZero = 0
         for i in 0..<count {
             let c = block[i]
