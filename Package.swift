@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "CodecInterface", targets: ["CodecInterface"]),
         .library(name: "Codecs", targets: ["Codecs"]),
+        .library(name: "NativeH264Kernels", targets: ["NativeH264Kernels"]),
+        .library(name: "NativeH264", targets: ["NativeH264"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
     // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
@@ -49,6 +51,10 @@ let package = Package(
             "CodecInterface", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
             .target(name: "CFFmpeg", condition: .when(traits: ["FFmpeg"])),
         ]),
+        // The native H.264 encoder: pixel kernels (SAD/SATD, interpolation, transforms, intra prediction,
+        // deblocking — x264's common/) in a target of their own, and the decisions and bitstream writing above them.
+        .target(name: "NativeH264Kernels", dependencies: ["MediaCore"]),
+        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore"]),
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
@@ -60,7 +66,7 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "RTP"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "RTP", "NativeH264Kernels", "NativeH264", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
 
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
@@ -83,6 +89,8 @@ let package = Package(
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
+        .testTarget(name: "NativeH264KernelsTests", dependencies: ["NativeH264Kernels", "TestSupport"]),
+        .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,19 +3,43 @@
 //   streamkit-benchmark annexb-to-avcc FILE [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark bits FILE [--megabytes 100] [--rounds 5] [--elements 2000000]
 //   streamkit-benchmark rtp FILE [--megabytes 100] [--rounds 5]
+//   streamkit-benchmark kernels [--operations 20000] [--rounds 5]
+//   streamkit-benchmark native-intra FILE.y4m [--qp 26] [--frames 100] [--rounds 3]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
 // of random u(n)/ue/se writes and reads with the legacy and current BitWriter/BitReader against a memcpy
-// of the written bytes. Prints the best time of each and the ratios. Speed is measured here, never
-// asserted in a test.
+// of the written bytes. kernels: the native H.264 encoder's pixel kernels, reference against fast.
+// Prints the best time of each and the ratios. Speed is measured here, never asserted in a test.
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "kernels" {
+    func kernelOption(_ name: String, default value: Int) -> Int {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
+              let parsed = Int(arguments[index + 1]), parsed > 0 else { return value }
+        return parsed
+    }
+    benchmarkKernels(operations: kernelOption("--operations", default: 20_000), rounds: kernelOption("--rounds", default: 5))
+    if sink == 42 { print("") }
+    exit(0)
+}
+if arguments.first == "native-intra", arguments.count >= 2 {
+    func intraOption(_ name: String, default value: Int) -> Int {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
+              let parsed = Int(arguments[index + 1]), parsed >= 0 else { return value }
+        return parsed
+    }
+    try benchmarkNativeIntra(path: arguments[arguments.startIndex + 1], qp: min(intraOption("--qp", default: 26), 51),
+                             frameLimit: max(intraOption("--frames", default: 100), 1), rounds: max(intraOption("--rounds", default: 3), 1))
+    exit(0)
+}
 let usage = """
     usage: streamkit-benchmark annexb-to-avcc FILE [--megabytes N] [--rounds N]
            streamkit-benchmark bits FILE [--megabytes N] [--rounds N] [--elements N]
            streamkit-benchmark rtp FILE [--megabytes N] [--rounds N]
+           streamkit-benchmark kernels [--operations N] [--rounds N]
+           streamkit-benchmark native-intra FILE.y4m [--qp N] [--frames N] [--rounds N]
     """
 guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)

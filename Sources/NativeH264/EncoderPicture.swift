@@ -1,0 +1,37 @@
+import NativeH264Kernels
+
+/// The three planes of a picture padded to whole macroblocks (4:2:0, 8-bit), owned by the encoder.
+struct EncoderPicture {
+    /// Luma width and height in samples (multiples of 16).
+    let width: Int, height: Int
+    var luma: [UInt8]
+    var cb: [UInt8]
+    var cr: [UInt8]
+
+    init(widthInMacroblocks: Int, heightInMacroblocks: Int) {
+        width = widthInMacroblocks * 16
+        height = heightInMacroblocks * 16
+        luma = [UInt8](repeating: 0, count: width * height)
+        cb = [UInt8](repeating: 0, count: width * height / 4)
+        cr = cb
+    }
+
+    var chromaWidth: Int { width / 2 }
+    var chromaHeight: Int { height / 2 }
+
+    /// Copies `plane` (visible `visibleWidth` x `visibleHeight`) into `destination`, repeating the
+    /// last column and row into the padding.
+    static func fill(_ destination: inout [UInt8], width: Int, height: Int, from bytes: [UInt8], bytesPerRow: Int,
+                     visibleWidth: Int, visibleHeight: Int) {
+        bytes.withUnsafeBufferPointer { source in
+            destination.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    let sy = min(y, visibleHeight - 1)
+                    let row = out.baseAddress! + y * width
+                    (row).update(from: source.baseAddress! + sy * bytesPerRow, count: visibleWidth)
+                    if visibleWidth < width { (row + visibleWidth).update(repeating: row[visibleWidth - 1], count: width - visibleWidth) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import Bitstream
+import MediaCore
+import NativeH264Kernels
+
+/// Codes the macroblocks of one I slice covering the picture (I_16x16 or I_NxN, + intra chroma, §7.3.5) and
+/// keeps the reconstruction exactly as the decoder builds it (§8.3.3, §8.3.4, §8.5).
+struct IntraSliceCoder {
+    let source: EncoderPicture
+    var reconstruction: EncoderPicture
+    let qp: Int
+    let chromaQP: Int
+    let widthInMbs: Int, heightInMbs: Int
+    /// TotalCoeff of each 4x4 luma block (AC of Intra16x16), raster over the picture's 4x4 grid (§9.2.1).
+    var lumaTotals: [UInt8]
+    /// TotalCoeff of each 4x4 chroma AC block, Cb then Cr, raster over the picture's chroma 4x4 grid.
+    var chromaTotals: [[UInt8]]
+    /// Intra4x4PredMode of each 4x4 luma block, 2 (DC) for Intra_16x16 macroblocks (§8.3.1.1).
+    var intra4x4Modes: [UInt8]
+    /// What was chosen so far.
+    var macroblockTypes = NativeH264Encoder.MacroblockTypeCounts()
+
+    init(source: EncoderPicture, quantisationParameter: Int) {
+        self.source = source
+        reconstruction = EncoderPicture(widthInMacroblocks: source.width / 16, heightInMacroblocks: source.height / 16)
+        qp = quantisationParameter
+        chromaQP = ChromaQuantisation.chromaQP(lumaQP: quantisationParameter)
+        widthInMbs = source.width / 16
+        heightInMbs = source.height / 16
+        lumaTotals = [UInt8](repeating: 0, count: widthInMbs * 4 * heightInMbs * 4)
+        chromaTotals = [[UInt8]](repeating: [UInt8](repeating: 0, count: widthInMbs * 2 * heightInMbs * 2), count: 2)
+        intra4x4Modes = [UInt8](repeating: 2, count: widthInMbs * 4 * heightInMbs * 4)
+    }
+
+    /// slice_data( ) of an I slice (§7.3.4): every macroblock_layer( ) in raster order.
+    mutating func encodeMacroblocks(to writer: inout BitWriter) {
+        for mbY in 0..<heightInMbs {
+            for mbX in 0..<widthInMbs {
+                encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+            }
+        }
+    }
+
+    /// luma4x4BlkIdx → (x, y) of the block inside the macroblock (6.4.3: inverse 8x8 then 4x4 raster scan).
+    static let blockOrigin: [(Int, Int)] = (0..<16).map { idx in
+        ((idx / 4 % 2) * 8 + (idx % 4 % 2) * 4, (idx / 4 / 2) * 8 + (idx % 4 / 2) * 4)
+    }
+
+    mutating func encodeMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
+        var neighbours: IntraNeighbours = []
+        if mbX > 0 { neighbours.insert(.left) }
+        if mbY > 0 { neighbours.insert(.top) }
+        if mbX > 0 && mbY > 0 { neighbours.insert(.topLeft) }
+        let lumaStride = source.width, chromaStride = source.chromaWidth
+        let x0 = mbX * 16, y0 = mbY * 16
+
+        // Luma: choose the Intra16x16 mode of least SATD.
+        var prediction = [UInt8](repeating: 0, count: 256)
+        var bestMode = Intra16x16Mode.dc
+        var bestCost = Int.max
+        var candidate = [UInt8](repeating: 0, count: 256)
+        reconstruction.luma.withUnsafeBufferPointer { recon in
+            source.luma.withUnsafeBufferPointer { src in
+                let view = PlaneView(base: recon.baseAddress!, width: reconstruction.width, height: reconstruction.height, stride: lumaStride)
+                for mode in Intra16x16Mode.allCases where mode.isUsable(with: neighbours) {
+                    candidate.withUnsafeMutableBufferPointer { out in
+                        Intra16x16Prediction.fast(mode, plane: view, x: x0, y: y0, neighbours: neighbours, into: out.baseAddress!, stride: 16)
+                        let cost = SATD.fast(.w16h16, src.baseAddress! + y0 * lumaStride + x0, stride: lumaStride, out.baseAddress!, stride: 16)
+                        if cost < bestCost { bestCost = cost; bestMode = mode; prediction = Array(out) }
+                    }
+                }
+            }
+        }
+
+        // Intra_4x4 tried against it: the trial codes the luma into the reconstruction; Intra_16x16,
+        // when it wins, overwrites it (its prediction reads only samples outside the macroblock).
+        let lambda = Self.lambda(qp: qp)
+        let intra4x4 = trialIntra4x4(mbX: mbX, mbY: mbY)
+        let useIntra4x4 = intra4x4.cost + 6 * lambda < bestCost + 2 * lambda
+        if !useIntra4x4 {
+            let gridStride = widthInMbs * 4
+            for y in 0..<4 { for x in 0..<4 { intra4x4Modes[(mbY * 4 + y) * gridStride + mbX * 4 + x] = 2 } }
+        }
+
+        // Luma residual: 16 forward transforms, AC quantised, the 16 DCs through the Hadamard.
+        var levels = [Int32](repeating: 0, count: 256)  // 16 blocks x 16, raster inside each block, by luma4x4BlkIdx
+        var dc = [Int32](repeating: 0, count: 16)  // raster of the 4x4 block grid
+        var acNonZero = 0
+        source.luma.withUnsafeBufferPointer { src in
+            levels.withUnsafeMutableBufferPointer { lv in
+                for blk in 0..<16 {
+                    let (bx, by) = Self.blockOrigin[blk]
+                    let block = lv.baseAddress! + 16 * blk
+                    for y in 0..<4 {
+                        for x in 0..<4 {
+                            block[4 * y + x] = Int32(src[(y0 + by + y) * lumaStride + x0 + bx + x]) - Int32(prediction[(by + y) * 16 + bx + x])
+                        }
+                    }
+                    Transform4x4.forward(block)
+                    dc[(by / 4) * 4 + bx / 4] = block[0]
+                    acNonZero += Quantisation.quantise(block, qP: qp, kind: .intra, skippingDC: true)
+                    Self.clamp(block, 16)
+                }
+            }
+        }
+        dc.withUnsafeMutableBufferPointer {
+            DCTransforms.forwardLumaDC($0.baseAddress!)
+            Quantisation.quantiseDC($0.baseAddress!, count: 16, qP: qp, kind: .intra)
+            Self.clamp($0.baseAddress!, 16)
+        }
+        let codedLuma = acNonZero > 0
+        if !codedLuma { for i in 0..<256 { levels[i] = 0 } }
+
+        // Chroma: one mode for both planes, least SATD over Cb + Cr.
+        var chromaNeighbours = neighbours
+        chromaNeighbours.remove(.topRight)
+        let cx0 = mbX * 8, cy0 = mbY * 8
+        var chromaMode = IntraChromaMode.dc
+        var chromaPrediction = [[UInt8]](repeating: [UInt8](repeating: 0, count: 64), count: 2)
+        var bestChromaCost = Int.max
+        for mode in IntraChromaMode.allCases where mode.isUsable(with: chromaNeighbours) {
+            var cost = 0
+            var predictions = [[UInt8]](repeating: [UInt8](repeating: 0, count: 64), count: 2)
+            for plane in 0..<2 {
+                let recon = plane == 0 ? reconstruction.cb : reconstruction.cr
+                let src = plane == 0 ? source.cb : source.cr
+                recon.withUnsafeBufferPointer { r in
+                    src.withUnsafeBufferPointer { s in
+                        let view = PlaneView(base: r.baseAddress!, width: reconstruction.chromaWidth,
+                                             height: reconstruction.chromaHeight, stride: chromaStride)
+                        predictions[plane].withUnsafeMutableBufferPointer { out in
+                            IntraChromaPrediction.fast(mode, plane: view, x: cx0, y: cy0, neighbours: chromaNeighbours,
+                                                       into: out.baseAddress!, stride: 8)
+                            cost += SATD.fast(.w8h8, s.baseAddress! + cy0 * chromaStride + cx0, stride: chromaStride, out.baseAddress!, stride: 8)
+                        }
+                    }
+                }
+            }
+            if cost < bestChromaCost { bestChromaCost = cost; chromaMode = mode; chromaPrediction = predictions }
+        }
+
+        var chromaLevels = [[Int32]](repeating: [Int32](repeating: 0, count: 64), count: 2)  // 4 blocks x 16, chroma4x4BlkIdx order
+        var chromaDC = [[Int32]](repeating: [0, 0, 0, 0], count: 2)
+        var chromaACNonZero = 0, chromaDCNonZero = 0
+        for plane in 0..<2 {
+            let src = plane == 0 ? source.cb : source.cr
+            src.withUnsafeBufferPointer { s in
+                chromaLevels[plane].withUnsafeMutableBufferPointer { lv in
+                    for blk in 0..<4 {
+                        let bx = (blk % 2) * 4, by = (blk / 2) * 4
+                        let block = lv.baseAddress! + 16 * blk
+                        for y in 0..<4 {
+                            for x in 0..<4 {
+                                block[4 * y + x] = Int32(s[(cy0 + by + y) * chromaStride + cx0 + bx + x])
+                                    - Int32(chromaPrediction[plane][(by + y) * 8 + bx + x])
+                            }
+                        }
+                        Transform4x4.forward(block)
+                        chromaDC[plane][blk] = block[0]
+                        chromaACNonZero += Quantisation.quantise(block, qP: chromaQP, kind: .intra, skippingDC: true)
+                        Self.clamp(block, 16)
+                    }
+                }
+            }
+            chromaDC[plane].withUnsafeMutableBufferPointer {
+                DCTransforms.forwardChromaDC($0.baseAddress!)
+                chromaDCNonZero += Quantisation.quantiseDC($0.baseAddress!, count: 4, qP: chromaQP, kind: .intra)
+                Self.clamp($0.baseAddress!, 4)
+            }
+        }
+        let codedBlockPatternChroma = chromaACNonZero > 0 ? 2 : (chromaDCNonZero > 0 ? 1 : 0)
+        if codedBlockPatternChroma < 2 { for p in 0..<2 { for i in 0..<64 { chromaLevels[p][i] = 0 } } }
+        if codedBlockPatternChroma == 0 { chromaDC = [[0, 0, 0, 0], [0, 0, 0, 0]] }
+
+        // macroblock_layer( ) (§7.3.5): mb_type I_16x16_<mode>_<cbpChroma>_<cbpLuma> (Table 7-11),
+        // mb_pred( ) with intra_chroma_pred_mode, mb_qp_delta, then the residual.
+        if useIntra4x4 { macroblockTypes.intra4x4 += 1 } else { macroblockTypes.intra16x16 += 1 }
+        if useIntra4x4 {
+            // I_NxN (mb_type 0): the 16 modes, the chroma mode, coded_block_pattern me(v) (Table 9-4),
+            // mb_qp_delta only when something is coded.
+            writer.ue(0)
+            Self.writePredictionModes(intra4x4, to: &writer)
+            writer.ue(UInt32(chromaMode.rawValue))
+            let pattern = intra4x4.codedBlockPatternLuma | codedBlockPatternChroma << 4
+            writer.ue(UInt32(Self.intraCodeNumByCodedBlockPattern[pattern]))
+            if pattern != 0 { writer.se(0) }
+            writeIntra4x4Residual(mbX: mbX, mbY: mbY, intra4x4, to: &writer)
+        } else {
+            writer.ue(UInt32(1 + bestMode.rawValue + 4 * codedBlockPatternChroma + (codedLuma ? 12 : 0)))
+            writer.ue(UInt32(chromaMode.rawValue))
+            writer.se(0)
+            writeLumaResidual(mbX: mbX, mbY: mbY, levels: levels, dc: dc, coded: codedLuma, to: &writer)
+        }
+        writeChromaResidual(mbX: mbX, mbY: mbY, levels: chromaLevels, dc: chromaDC, pattern: codedBlockPatternChroma, to: &writer)
+
+        // Reconstruction, as the decoder does it (§8.5.2, §8.5.11, §8.5.12, §8.5.14).
+        var dcY = dc
+        dcY.withUnsafeMutableBufferPointer { DCTransforms.inverseLumaDC($0.baseAddress!, qP: qp) }
+        if !useIntra4x4 { reconstruction.luma.withUnsafeMutableBufferPointer { recon in
+            for blk in 0..<16 {
+                let (bx, by) = Self.blockOrigin[blk]
+                var block = Array(levels[(16 * blk)..<(16 * blk + 16)])
+                block.withUnsafeMutableBufferPointer { b in
+                    Quantisation.dequantise(b.baseAddress!, qP: qp, keepingDC: true)
+                    b[0] = dcY[(by / 4) * 4 + bx / 4]
+                    Transform4x4.inverse(b.baseAddress!)
+                    let out = recon.baseAddress! + (y0 + by) * lumaStride + x0 + bx
+                    for y in 0..<4 { for x in 0..<4 { out[y * lumaStride + x] = prediction[(by + y) * 16 + bx + x] } }
+                    Transform4x4.add(UnsafePointer(b.baseAddress!), to: out, stride: lumaStride)
+                }
+            }
+        } }
+        for plane in 0..<2 {
+            var dcC = chromaDC[plane]
+            dcC.withUnsafeMutableBufferPointer { DCTransforms.inverseChromaDC($0.baseAddress!, qP: chromaQP) }
+            let rebuild: (inout UnsafeMutableBufferPointer<UInt8>) -> Void = { recon in
+                for blk in 0..<4 {
+                    let bx = (blk % 2) * 4, by = (blk / 2) * 4
+                    var block = Array(chromaLevels[plane][(16 * blk)..<(16 * blk + 16)])
+                    block.withUnsafeMutableBufferPointer { b in
+                        Quantisation.dequantise(b.baseAddress!, qP: chromaQP, keepingDC: true)
+                        b[0] = dcC[blk]
+                        Transform4x4.inverse(b.baseAddress!)
+                        let out = recon.baseAddress! + (cy0 + by) * chromaStride + cx0 + bx
+                        for y in 0..<4 { for x in 0..<4 { out[y * chromaStride + x] = chromaPrediction[plane][(by + y) * 8 + bx + x] } }
+                        Transform4x4.add(UnsafePointer(b.baseAddress!), to: out, stride: chromaStride)
+                    }
+                }
+            }
+            if plane == 0 { reconstruction.cb.withUnsafeMutableBufferPointer(rebuild) } else { reconstruction.cr.withUnsafeMutableBufferPointer(rebuild) }
+        }
+    }
+
+    /// Keeps levels codable with level_prefix ≤ 15 (see ``CAVLCResidualWriter/maximumLevel``).
+    static func clamp(_ block: UnsafeMutablePointer<Int32>, _ count: Int) {
+        let limit = CAVLCResidualWriter.maximumLevel
+        for i in 0..<count { block[i] = min(max(block[i], -limit), limit) }
+    }
+
+    /// nC of a luma 4x4 block at picture 4x4 coordinates (§9.2.1): the rounded mean of the available
+    /// left and top blocks' TotalCoeff.
+    func lumaNC(blockX: Int, blockY: Int) -> Int {
+        let stride = widthInMbs * 4
+        let hasLeft = blockX > 0, hasTop = blockY > 0
+        let nA = hasLeft ? Int(lumaTotals[blockY * stride + blockX - 1]) : 0
+        let nB = hasTop ? Int(lumaTotals[(blockY - 1) * stride + blockX]) : 0
+        return hasLeft && hasTop ? (nA + nB + 1) >> 1 : nA + nB
+    }
+
+    func chromaNC(plane: Int, blockX: Int, blockY: Int) -> Int {
+        let stride = widthInMbs * 2
+        let hasLeft = blockX > 0, hasTop = blockY > 0
+        let nA = hasLeft ? Int(chromaTotals[plane][blockY * stride + blockX - 1]) : 0
+        let nB = hasTop ? Int(chromaTotals[plane][(blockY - 1) * stride + blockX]) : 0
+        return hasLeft && hasTop ? (nA + nB + 1) >> 1 : nA + nB
+    }
+
+    /// residual_luma( ) of an Intra16x16 macroblock (§7.3.5.3.1): the DC block, then the 16 AC blocks
+    /// in luma4x4BlkIdx order when the luma coded block pattern is 15.
+    mutating func writeLumaResidual(mbX: Int, mbY: Int, levels: [Int32], dc: [Int32], coded: Bool, to writer: inout BitWriter) {
+        var scanned = [Int32](repeating: 0, count: 16)
+        dc.withUnsafeBufferPointer { Zigzag.scan($0.baseAddress!, into: &scanned) }
+        let nC = lumaNC(blockX: mbX * 4, blockY: mbY * 4)
+        scanned.withUnsafeBufferPointer { _ = CAVLCResidualWriter.write($0.baseAddress!, count: 16, nC: nC, to: &writer) }
+        let stride = widthInMbs * 4
+        for blk in 0..<16 {
+            let (bx, by) = Self.blockOrigin[blk]
+            let gx = mbX * 4 + bx / 4, gy = mbY * 4 + by / 4
+            var total = 0
+            if coded {
+                levels.withUnsafeBufferPointer { Zigzag.scan($0.baseAddress! + 16 * blk, into: &scanned) }
+                let nC = lumaNC(blockX: gx, blockY: gy)
+                total = scanned.withUnsafeBufferPointer { CAVLCResidualWriter.write($0.baseAddress! + 1, count: 15, nC: nC, to: &writer) }
+            }
+            lumaTotals[gy * stride + gx] = UInt8(total)
+        }
+    }
+
+    /// residual( )'s chroma part for 4:2:0 (§7.3.5.3): both DC blocks when the chroma pattern is 1 or
+    /// 2, then the four AC blocks of Cb and of Cr when it is 2.
+    mutating func writeChromaResidual(mbX: Int, mbY: Int, levels: [[Int32]], dc: [[Int32]], pattern: Int, to writer: inout BitWriter) {
+        if pattern > 0 {
+            for plane in 0..<2 {
+                dc[plane].withUnsafeBufferPointer { _ = CAVLCResidualWriter.write($0.baseAddress!, count: 4, nC: -1, to: &writer) }
+            }
+        }
+        let stride = widthInMbs * 2
+        var scanned = [Int32](repeating: 0, count: 16)
+        for plane in 0..<2 {
+            for blk in 0..<4 {
+                let gx = mbX * 2 + blk % 2, gy = mbY * 2 + blk / 2
+                var total = 0
+                if pattern == 2 {
+                    levels[plane].withUnsafeBufferPointer { Zigzag.scan($0.baseAddress! + 16 * blk, into: &scanned) }
+                    let nC = chromaNC(plane: plane, blockX: gx, blockY: gy)
+                    total = scanned.withUnsafeBufferPointer { CAVLCResidualWriter.write($0.baseAddress! + 1, count: 15, nC: nC, to: &writer) }
+                }
+                chromaTotals[plane][gy * stride + gx] = UInt8(total)
+            }
+        }
+    }
+
+    /// The reconstruction's visible part as an I420 pixel buffer.
+    func croppedReconstruction(width: Int, height: Int) -> PixelBuffer {
+        func crop(_ plane: [UInt8], _ stride: Int, _ w: Int, _ h: Int) -> PixelBuffer.Plane {
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(w * h)
+            for y in 0..<h { bytes.append(contentsOf: plane[(y * stride)..<(y * stride + w)]) }
+            return PixelBuffer.Plane(bytes: bytes, bytesPerRow: w, rowLength: w, rowCount: h)
+        }
+        let planes = [crop(reconstruction.luma, reconstruction.width, width, height),
+                      crop(reconstruction.cb, reconstruction.chromaWidth, width / 2, height / 2),
+                      crop(reconstruction.cr, reconstruction.chromaWidth, width / 2, height / 2)]
+        // The planes are built to the exact I420 geometry, so validation cannot fail.
+        return (try? PixelBuffer(width: width, height: height, format: .i420, planes: planes))
+            ?? PixelBuffer(width: width, height: height, format: .i420)
+    }
+}

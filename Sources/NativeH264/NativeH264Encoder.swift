@@ -1,0 +1,126 @@
+import Bitstream
+import H264
+import MediaCore
+import NativeH264Kernels
+
+/// A pure-Swift H.264 encoder, Constrained Baseline profile (CAVLC, 4:2:0, 8-bit).
+///
+/// This first stage codes every frame as one IDR picture of one I slice at a fixed QP: each
+/// macroblock is I_16x16 (four modes) or I_NxN (nine 4x4 modes per block), whichever costs less in
+/// SATD plus λ-weighted mode bits, with the cheapest of the four chroma modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
+/// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
+/// reconstruction, so ``EncodedPicture/reconstruction`` is the picture a conforming decoder outputs.
+/// Any even size is accepted: sizes that are not multiples of 16 are padded and cropped (§7.4.2.1.1).
+///
+/// ```swift
+/// var encoder = try NativeH264Encoder(width: 176, height: 144, quantisationParameter: 26)
+/// let picture = try encoder.encode(frame)      // frame: a PixelBuffer of 176x144
+/// file.write(picture.annexB)                   // SPS, PPS and the IDR slice with start codes
+/// ```
+///
+/// Not registered as a codec engine yet: P pictures, rate control and the session properties come next.
+public struct NativeH264Encoder: Sendable {
+    /// One coded frame.
+    public struct EncodedPicture: Sendable {
+        /// The NAL units (SPS, PPS, then the IDR slice), each without start code.
+        public var nalUnits: [[UInt8]]
+        /// The encoder's own reconstruction (deblocked, cropped to the frame size), I420: what a
+        /// decoder shows for this picture, sample for sample.
+        public var reconstruction: PixelBuffer
+
+        /// How many macroblocks of each type the picture has.
+        public var macroblockTypes: MacroblockTypeCounts
+
+        /// The NAL units in Annex B form (four-byte start codes).
+        public var annexB: [UInt8] { nalUnits.flatMap { [0, 0, 0, 1] + $0 } }
+    }
+
+    /// How many macroblocks of a picture were coded as each intra type (Table 7-11).
+    public struct MacroblockTypeCounts: Sendable, Hashable {
+        /// I_16x16 macroblocks.
+        public var intra16x16 = 0
+        /// I_NxN (Intra_4x4) macroblocks.
+        public var intra4x4 = 0
+
+        /// Creates counts.
+        /// - Parameters:
+        ///   - intra16x16: I_16x16 macroblocks.
+        ///   - intra4x4: I_NxN macroblocks.
+        public init(intra16x16: Int = 0, intra4x4: Int = 0) {
+            self.intra16x16 = intra16x16
+            self.intra4x4 = intra4x4
+        }
+    }
+
+    /// Frame width in luma samples.
+    public let width: Int
+    /// Frame height in luma samples.
+    public let height: Int
+    /// QPY of every macroblock, 0…51.
+    public let quantisationParameter: Int
+    /// The sequence parameter set every picture refers to.
+    public let sequenceParameterSet: H264SequenceParameterSet
+    /// The picture parameter set every picture refers to.
+    public let pictureParameterSet: H264PictureParameterSet
+
+    let widthInMbs: Int, heightInMbs: Int
+    var frameIndex = 0
+
+    /// Creates an encoder.
+    /// - Parameters:
+    ///   - width: frame width, even, 2…8192.
+    ///   - height: frame height, even, 2…8192.
+    ///   - quantisationParameter: QPY, 0…51 (lower is better quality).
+    ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1).
+    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size or QP.
+    public init(width: Int, height: Int, quantisationParameter: Int, framesPerSecond: Int = 30) throws(NativeH264EncoderError) {
+        guard width >= 2, height >= 2, width <= 8192, height <= 8192, width % 2 == 0, height % 2 == 0 else {
+            throw .unsupportedSize(width: width, height: height)
+        }
+        guard (0...51).contains(quantisationParameter) else { throw .quantisationParameterOutOfRange(quantisationParameter) }
+        self.width = width
+        self.height = height
+        self.quantisationParameter = quantisationParameter
+        widthInMbs = (width + 15) / 16
+        heightInMbs = (height + 15) / 16
+        sequenceParameterSet = NativeH264ParameterSets.sequenceParameterSet(width: width, height: height,
+                                                                            framesPerSecond: max(framesPerSecond, 1))
+        pictureParameterSet = NativeH264ParameterSets.pictureParameterSet()
+    }
+
+    /// Encodes one frame as an IDR picture.
+    /// - Parameter frame: the frame, any of the 4:2:0 layouts, of the configured size.
+    /// - Returns: the NAL units and the reconstruction.
+    /// - Throws: ``NativeH264EncoderError/frameSizeMismatch(expectedWidth:expectedHeight:width:height:)``.
+    public mutating func encode(_ frame: PixelBuffer) throws(NativeH264EncoderError) -> EncodedPicture {
+        guard frame.width == width, frame.height == height else {
+            throw .frameSizeMismatch(expectedWidth: width, expectedHeight: height, width: frame.width, height: frame.height)
+        }
+        let planar = frame.format == .i420 ? frame : frame.converted(to: .i420)
+        var source = EncoderPicture(widthInMacroblocks: widthInMbs, heightInMacroblocks: heightInMbs)
+        EncoderPicture.fill(&source.luma, width: source.width, height: source.height, from: planar.planes[0].bytes,
+                            bytesPerRow: planar.planes[0].bytesPerRow, visibleWidth: width, visibleHeight: height)
+        EncoderPicture.fill(&source.cb, width: source.chromaWidth, height: source.chromaHeight, from: planar.planes[1].bytes,
+                            bytesPerRow: planar.planes[1].bytesPerRow, visibleWidth: width / 2, visibleHeight: height / 2)
+        EncoderPicture.fill(&source.cr, width: source.chromaWidth, height: source.chromaHeight, from: planar.planes[2].bytes,
+                            bytesPerRow: planar.planes[2].bytesPerRow, visibleWidth: width / 2, visibleHeight: height / 2)
+
+        var coder = IntraSliceCoder(source: source, quantisationParameter: quantisationParameter)
+        var writer = BitWriter(reservingCapacity: widthInMbs * heightInMbs * 64)
+        var header = H264SliceHeader(nalUnitHeader: H264NALUnitHeader(nalRefIDC: 3, nalUnitType: .idrSlice), sliceType: .i)
+        header.allSlicesHaveSameType = true
+        header.idrPicID = UInt32(frameIndex & 1)  // consecutive IDR pictures differ in idr_pic_id (§7.4.3)
+        header.sliceQPDelta = Int32(quantisationParameter - 26)
+        header.write(to: &writer, sequenceParameterSet: sequenceParameterSet, pictureParameterSet: pictureParameterSet)
+        coder.encodeMacroblocks(to: &writer)
+        writer.rbspTrailingBits()
+        coder.deblock()
+        frameIndex += 1
+
+        // nal_unit( ): forbidden_zero_bit 0, nal_ref_idc 3, nal_unit_type 5, then the EBSP (§7.3.1).
+        let slice = [UInt8(3 << 5 | 5)] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
+        return EncodedPicture(nalUnits: [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit(), slice],
+                              reconstruction: coder.croppedReconstruction(width: width, height: height),
+                              macroblockTypes: coder.macroblockTypes)
+    }
+}

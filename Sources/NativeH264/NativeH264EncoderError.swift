@@ -1,0 +1,20 @@
+/// Why the native encoder refused a configuration or a frame.
+public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The picture size is not supported: 4:2:0 needs an even width and height (frame cropping
+    /// removes whole chroma samples, §7.4.2.1.1), at least 2x2 and at most 8192x8192.
+    case unsupportedSize(width: Int, height: Int)
+    /// The quantisation parameter is outside 0…51.
+    case quantisationParameterOutOfRange(Int)
+    /// A frame's size differs from the configured one.
+    case frameSizeMismatch(expectedWidth: Int, expectedHeight: Int, width: Int, height: Int)
+
+    /// A one-line description.
+    public var description: String {
+        switch self {
+        case let .unsupportedSize(width, height):
+            "native H.264 encoder: \(width)x\(height) is not supported (even width and height, 2…8192)"
+        case let .quantisationParameterOutOfRange(qp): "native H.264 encoder: QP \(qp) is outside 0…51"
+        case let .frameSizeMismatch(ew, eh, w, h): "native H.264 encoder: frame is \(w)x\(h), the encoder was configured for \(ew)x\(eh)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The thresholds of the deblocking filter for one edge (§8.7.2.2): indexA and indexB from the average
+/// QP of the two blocks plus the slice's filter offsets, α′ and β′ from Table 8-16 (8-bit: α = α′,
+/// β = β′), and tC0 from Table 8-17.
+public struct DeblockingThresholds: Sendable, Hashable {
+    /// indexA = Clip3(0, 51, qPav + filterOffsetA) (8-461).
+    public let indexA: Int
+    /// indexB = Clip3(0, 51, qPav + filterOffsetB) (8-462).
+    public let indexB: Int
+    /// α (Table 8-16 at indexA).
+    public let alpha: Int
+    /// β (Table 8-16 at indexB).
+    public let beta: Int
+
+    /// Derives the thresholds.
+    /// - Parameters:
+    ///   - qPp: QP of the macroblock holding p0 (QPY for luma, QPC for chroma).
+    ///   - qPq: QP of the macroblock holding q0.
+    ///   - filterOffsetA: FilterOffsetA = slice_alpha_c0_offset_div2 · 2 (−12…12).
+    ///   - filterOffsetB: FilterOffsetB = slice_beta_offset_div2 · 2 (−12…12).
+    public init(qPp: Int, qPq: Int, filterOffsetA: Int = 0, filterOffsetB: Int = 0) {
+        let average = (qPp + qPq + 1) >> 1  // 8-460
+        indexA = min(max(average + filterOffsetA, 0), 51)
+        indexB = min(max(average + filterOffsetB, 0), 51)
+        alpha = Int(Self.alphaTable[indexA])
+        beta = Int(Self.betaTable[indexB])
+    }
+
+    /// tC0 for a boundary strength 1…3 (Table 8-17).
+    /// - Parameter strength: bS, 1…3.
+    /// - Returns: tC0.
+    @inlinable public func tC0(strength: Int) -> Int { Int(Self.tC0Table[indexA][strength - 1]) }
+
+    /// α′ by indexA (Table 8-16).
+    public static let alphaTable: [UInt8] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 5, 6, 7, 8, 9, 10, 12, 13,
+        15, 17, 20, 22, 25, 28, 32, 36, 40, 45, 50, 56, 63, 71, 80, 90, 101, 113, 127, 144, 162, 182, 203, 226, 255, 255,
+    ]
+    /// β′ by indexB (Table 8-16).
+    public static let betaTable: [UInt8] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4,
+        6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15, 16, 16, 17, 17, 18, 18,
+    ]
+    /// tC0′ by indexA and bS = 1, 2, 3 (Table 8-17).
+    public static let tC0Table: [[UInt8]] = [
+        [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0],
+        [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0],
+        [0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 0, 1], [0, 1, 1], [0, 1, 1], [1, 1, 1], [1, 1, 1], [1, 1, 1],
+        [1, 1, 1], [1, 1, 2], [1, 1, 2], [1, 1, 2], [1, 1, 2], [1, 2, 3], [1, 2, 3], [2, 2, 3], [2, 2, 4],
+        [2, 3, 4], [2, 3, 4], [2, 3, 5], [3, 3, 6], [3, 4, 6], [4, 5, 7], [4, 5, 8], [4, 6, 9], [5, 7, 10],
+        [6, 8, 11], [6, 8, 13], [7, 10, 14], [8, 11, 16], [9, 12, 18], [10, 13, 20], [11, 15, 23], [13, 17, 25],
+    ]
+}
