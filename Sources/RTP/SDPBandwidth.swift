@@ -21,7 +21,7 @@ public struct SDPBandwidth: Sendable, Hashable {
     /// - Throws: ``SDPError/invalidField(line:field:value:)``.
     init(parsing text: Substring, line: Int) throws(SDPError) {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
-              let number = Int(text[text.index(after: colon)...].trimmingSpaces), number >= 0 else {
+              let number = Int(text[text.index(after: colon)...].trimmingSDPSpaces), number >= 0 else {
             throw .invalidField(line: line, field: "b=", value: String(text))
         }
         type = String(text[..<colon])

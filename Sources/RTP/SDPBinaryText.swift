@@ -102,7 +102,7 @@ enum SDPBinaryText {
     static func nalUnits(_ text: String, parameter: String) throws(SDPError) -> [[UInt8]] {
         var units: [[UInt8]] = []
         for (index, entry) in text.split(separator: ",").enumerated() {
-            let trimmed = entry.trimmingSpaces
+            let trimmed = entry.trimmingSDPSpaces
             if trimmed.isEmpty { continue }
             guard let bytes = bytes(base64: trimmed), !bytes.isEmpty else {
                 throw .invalidParameter(name: parameter, value: String(trimmed), reason: "entry \(index) is not base64")

@@ -33,11 +33,11 @@ public struct SDPFormatParameters: Sendable, Hashable {
     public init(parsing text: String) {
         var parameters: [Parameter] = []
         for entry in text.split(separator: ";") {
-            let trimmed = entry.trimmingSpaces
+            let trimmed = entry.trimmingSDPSpaces
             if trimmed.isEmpty { continue }
             if let equals = trimmed.firstIndex(of: "=") {
-                parameters.append(Parameter(name: String(trimmed[..<equals].trimmingSpaces),
-                                            value: String(trimmed[trimmed.index(after: equals)...].trimmingSpaces)))
+                parameters.append(Parameter(name: String(trimmed[..<equals].trimmingSDPSpaces),
+                                            value: String(trimmed[trimmed.index(after: equals)...].trimmingSDPSpaces)))
             } else {
                 parameters.append(Parameter(name: String(trimmed), value: ""))
             }
@@ -50,10 +50,10 @@ public struct SDPFormatParameters: Sendable, Hashable {
     /// - Parameter attributeValue: the text after `fmtp:`.
     /// - Returns: the format and the parameter text.
     static func split(attributeValue: String) -> (format: String, parameters: String)? {
-        let trimmed = attributeValue.trimmingSpaces
+        let trimmed = attributeValue.trimmingSDPSpaces
         guard !trimmed.isEmpty else { return nil }
         guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (String(trimmed), "") }
-        return (String(trimmed[..<space]), String(trimmed[space...].trimmingSpaces))
+        return (String(trimmed[..<space]), String(trimmed[space...].trimmingSDPSpaces))
     }
 
     /// The value of the first parameter named `name`, compared ignoring case.

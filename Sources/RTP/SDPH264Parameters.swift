@@ -60,7 +60,7 @@ public struct SDPH264Parameters: Sendable, Hashable {
     public init(_ parameters: SDPFormatParameters) throws(SDPError) {
         packetizationMode = try parameters.integer("packetization-mode", in: 0...2) ?? 0
         if let text = parameters["profile-level-id"] {
-            guard let bytes = SDPBinaryText.bytes(hex: text.trimmingSpaces), bytes.count == 3 else {
+            guard let bytes = SDPBinaryText.bytes(hex: text.trimmingSDPSpaces), bytes.count == 3 else {
                 throw .invalidParameter(name: "profile-level-id", value: text, reason: "not six hexadecimal digits")
             }
             profileLevelID = ProfileLevelID(profileIDC: bytes[0], constraints: bytes[1], levelIDC: bytes[2])

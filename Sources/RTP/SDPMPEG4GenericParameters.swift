@@ -69,7 +69,7 @@ public struct SDPMPEG4GenericParameters: Sendable, Hashable {
         streamType = try parameters.integer("streamtype", in: 0...63)
         profileLevelID = try parameters.integer("profile-level-id", in: 0...255)
         if let text = parameters["config"] {
-            guard let bytes = SDPBinaryText.bytes(hex: text.trimmingSpaces) else {
+            guard let bytes = SDPBinaryText.bytes(hex: text.trimmingSDPSpaces) else {
                 throw .invalidParameter(name: "config", value: text, reason: "not hexadecimal")
             }
             config = bytes

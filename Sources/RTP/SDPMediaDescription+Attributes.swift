@@ -32,7 +32,7 @@ extension SDPMediaDescription {
 
     /// The `a=framerate:` (RFC 8866 §6.4), when written and a positive number.
     public var frameRate: Double? {
-        guard let text = attribute("framerate"), let rate = Double(text.trimmingSpaces), rate > 0, rate.isFinite else { return nil }
+        guard let text = attribute("framerate"), let rate = Double(text.trimmingSDPSpaces), rate > 0, rate.isFinite else { return nil }
         return rate
     }
 
@@ -46,7 +46,7 @@ extension SDPMediaDescription {
     /// - Parameter base: the Content-Base (or request) URL of the DESCRIBE answer.
     /// - Returns: the stream's URL.
     public func controlURL(relativeTo base: String) -> String {
-        guard let control = control?.trimmingSpaces, !control.isEmpty, control != "*" else { return base }
+        guard let control = control?.trimmingSDPSpaces, !control.isEmpty, control != "*" else { return base }
         let lower = control.lowercased()
         if lower.hasPrefix("rtsp://") || lower.hasPrefix("rtsps://") || lower.hasPrefix("rtspu://") { return String(control) }
         return base.hasSuffix("/") ? base + control : base + "/" + control

@@ -26,12 +26,12 @@ public struct SDPRTPMap: Sendable, Hashable {
     /// Reads `<payload type> <encoding name>/<clock rate>[/<encoding parameters>]`; `nil` when malformed.
     /// - Parameter value: the attribute value after `rtpmap:`.
     public init?(attributeValue value: String) {
-        let trimmed = value.trimmingSpaces
+        let trimmed = value.trimmingSDPSpaces
         guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }),
               let payloadType = UInt8(trimmed[..<space]), payloadType < 128 else { return nil }
-        let parts = trimmed[space...].trimmingSpaces.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = trimmed[space...].trimmingSDPSpaces.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.count <= 3, !parts[0].isEmpty,
-              let rate = Int(parts[1].trimmingSpaces), rate > 0 else { return nil }
+              let rate = Int(parts[1].trimmingSDPSpaces), rate > 0 else { return nil }
         self.init(payloadType: payloadType, encodingName: String(parts[0]), clockRate: rate,
                   encodingParameters: parts.count == 3 ? String(parts[2]) : nil)
     }

@@ -9,13 +9,13 @@ public enum SDPRange: Sendable, Hashable {
     /// Reads `npt=<start>-[<end>]` (seconds, or `hh:mm:ss.f`); other text is kept as ``other(_:)``.
     /// - Parameter value: the text after `range:`.
     public init(attributeValue value: String) {
-        let trimmed = value.trimmingSpaces
+        let trimmed = value.trimmingSDPSpaces
         guard trimmed.lowercased().hasPrefix("npt="), let dash = trimmed.firstIndex(of: "-") else {
             self = .other(String(trimmed))
             return
         }
-        let startText = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)..<dash].trimmingSpaces
-        let endText = trimmed[trimmed.index(after: dash)...].trimmingSpaces
+        let startText = trimmed[trimmed.index(trimmed.startIndex, offsetBy: 4)..<dash].trimmingSDPSpaces
+        let endText = trimmed[trimmed.index(after: dash)...].trimmingSDPSpaces
         let start = startText == "now" ? nil : Self.seconds(startText)
         let end = endText.isEmpty ? nil : Self.seconds(endText)
         if (startText != "now" && start == nil) || (!endText.isEmpty && end == nil) {

@@ -2,7 +2,7 @@
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: Substring {
+    var trimmingSDPSpaces: Substring {
         var text = Substring(self)
         while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
         while let last = text.last, last == " " || last == "\t" { text.removeLast() }

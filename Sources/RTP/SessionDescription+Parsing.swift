@@ -38,14 +38,14 @@ extension SessionDescription {
             guard !lineBytes.contains(0), let line = String(validating: lineBytes, as: UTF8.self) else {
                 throw .invalidText(line: lineNumber)
             }
-            if line.trimmingSpaces.isEmpty { continue }
+            if line.trimmingSDPSpaces.isEmpty { continue }
             let characters = Array(line.prefix(2))
             guard characters.count == 2, characters[1] == "=", let type = characters.first, type.isASCII, type.isLetter else {
                 throw .malformedLine(line: lineNumber, text: line)
             }
             let value = line.dropFirst(2)
             if !sawVersion {
-                guard type == "v", value.trimmingSpaces == "0" else { throw .missingVersion(line: lineNumber) }
+                guard type == "v", value.trimmingSDPSpaces == "0" else { throw .missingVersion(line: lineNumber) }
                 sawVersion = true
                 continue
             }
