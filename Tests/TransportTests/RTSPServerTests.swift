@@ -177,6 +177,41 @@ struct RTSPServerTests {
         #expect(server.statistics.malformedStreams == 3)
     }
 
+    @Test("Over IPv6: SETUP over UDP to [::1] ports and interleaved, and both receive")
+    func ipv6() async throws {
+        let port: UInt16 = 20566
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let server = try RTSPServer(configuration: RTSPServerConfiguration(address: .loopback(.ipv6, port: port), rtpPort: 20650), on: loop)
+        defer { server.stop() }
+        let stream = server.addStream(path: "cam/main", sdp: H264Capture.sdp)
+        server.start()
+        let interleaved = try await RawRTSPClient(port: port, loop: loop, family: .ipv6)
+        defer { interleaved.close() }
+        try await interleaved.play(port: port, path: "cam/main")
+        let receiver = try UDPSocket(bindingTo: .loopback(.ipv6, port: 20656), on: loop)
+        defer { receiver.close() }
+        let udp = try await RawRTSPClient(port: port, loop: loop, family: .ipv6)
+        defer { udp.close() }
+        let base = "rtsp://[::1]:\(port)/cam/main"
+        let describe = try await udp.request(.describe, base)
+        #expect(describe.headers["Content-Base"] == base + "/")
+        #expect(String(decoding: describe.body, as: UTF8.self).contains("a=control:trackID=0\r\n"))
+        #expect(try await udp.request(.setup, base + "/trackID=0", ["Transport": "RTP/AVP;unicast;client_port=20656-20657"]).status == .ok)
+        let play = try await udp.request(.play, base)
+        #expect(play.status == .ok)
+        stream.publishRTP(syntheticPacket(sequence: 41, size: 300), track: 0, timestamp: 9000)
+        #expect(try await receiver.receive().bytes == syntheticPacket(sequence: 41, size: 300))
+        try await interleaved.readRTP(until: 1)
+        #expect(interleaved.sequenceNumbers == [41])
+        // A later PLAY says where the stream is: the next sequence number and the last timestamp.
+        let again = try await udp.request(.play, base)
+        let info = try RTPInfoHeader(parsing: try #require(again.headers["RTP-Info"]))
+        #expect(info.entries == [.init(url: base + "/trackID=0", sequenceNumber: 42, rtpTime: 9000)])
+        #expect(try await udp.request(.teardown, base).status == .ok)
+        #expect(server.statistics.sessions == 1)
+    }
+
     @Test("A session with no keep-alive is torn down after the timeout; one with GET_PARAMETER keep-alives stays")
     func sessionTimeout() async throws {
         let port: UInt16 = 20564

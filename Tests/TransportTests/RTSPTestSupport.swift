@@ -108,9 +108,13 @@ final class RawRTSPClient: @unchecked Sendable {
     /// Interleaved RTP frames read so far, and their sequence numbers.
     private(set) var sequenceNumbers: [UInt16] = []
 
-    init(port: UInt16, loop: EventLoop) async throws {
-        connection = try await TCPConnection.connect(to: .loopback(.ipv4, port: port), on: loop)
+    init(port: UInt16, loop: EventLoop, family: SocketAddress.Family = .ipv4) async throws {
+        connection = try await TCPConnection.connect(to: .loopback(family, port: port), on: loop)
+        host = family == .ipv4 ? "127.0.0.1" : "[::1]"
     }
+
+    /// The host as a URL writes it.
+    let host: String
 
     /// Sends a request and reads until its response (counting interleaved frames on the way).
     func request(_ method: RTSPMethod, _ uri: String, _ headers: RTSPHeaders = RTSPHeaders()) async throws -> RTSPResponse {
@@ -140,7 +144,7 @@ final class RawRTSPClient: @unchecked Sendable {
 
     /// DESCRIBE, SETUP over TCP interleaved, PLAY.
     func play(port: UInt16, path: String = "live") async throws {
-        let base = "rtsp://127.0.0.1:\(port)/\(path)"
+        let base = "rtsp://\(host):\(port)/\(path)"
         _ = try await request(.describe, base, ["Accept": "application/sdp"])
         let setup = try await request(.setup, base + "/trackID=0", ["Transport": "RTP/AVP/TCP;unicast;interleaved=0-1"])
         guard setup.status == .ok else { throw TransportError.closed }

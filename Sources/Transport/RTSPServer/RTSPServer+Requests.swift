@@ -4,12 +4,12 @@ import POSIX
 extension RTSPServer {
     static let supportedMethods: [RTSPMethod] = [.options, .describe, .setup, .play, .pause, .teardown, .getParameter, .setParameter]
 
-    /// The response to one request on a connection, and whether to close the connection after it.
-    func respond(to request: RTSPRequest, on connection: TCPConnection) -> (RTSPResponse, Bool) {
+    /// The response to one request on a connection (with its `CSeq` echoed and the `Server` header).
+    func respond(to request: RTSPRequest, on connection: TCPConnection) -> RTSPResponse {
         var response = answer(request, on: connection)
         response.headers.set("Server", configuration.serverName)
         if let cseq = request.cseq { response.headers.set("CSeq", String(cseq)) }
-        return (response, false)
+        return response
     }
 
     private func answer(_ request: RTSPRequest, on connection: TCPConnection) -> RTSPResponse {
@@ -58,7 +58,8 @@ extension RTSPServer {
             var best: (RTSPLiveStream, String)?
             for (streamPath, stream) in state.streams where path.hasPrefix(streamPath + "/") || streamPath.isEmpty {
                 let rest = streamPath.isEmpty ? path : String(path.dropFirst(streamPath.count + 1))
-                if best == nil || streamPath.count > best!.0.path.count { best = (stream, rest) }
+                if let (current, _) = best, current.path.count >= streamPath.count { continue }
+                best = (stream, rest)
             }
             return best
         }

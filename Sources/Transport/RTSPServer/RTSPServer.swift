@@ -255,14 +255,13 @@ public final class RTSPServer: Sendable {
                 guard let item else { break }
                 switch item {
                 case let .request(request):
-                    let (response, closeAfter) = respond(to: request, on: connection)
+                    let response = respond(to: request, on: connection)
                     if response.status.code >= 400 { state.withLock { $0.statistics.requestsRefused += 1 } }
                     do {
                         try await connection.write(response.serialized())
                     } catch {
                         return
                     }
-                    if closeAfter { return }
                 case let .interleaved(frame):
                     heard(frame.channel, on: connection)
                 case .response:
