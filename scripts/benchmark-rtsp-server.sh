@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU per RTSP client of our server at 720p 2 Mbit/s H.264, with 1, 8 and 32 clients (ffmpeg, TCP interleaved
 # and UDP), against GStreamer's RTSP server (the peer) serving the same file to the same clients.
-#   scripts/benchmark-rtsp-server.sh [SECONDS]      (ports 20580-20699, loopback only)
+#   scripts/benchmark-rtsp-server.sh [SECONDS]      (ports 20580-20699 and 20800-20999, loopback only)
 # CPU is the server process's utime+stime from /proc/PID/stat over SECONDS, after a 2 s warm-up; the cost with
 # no client (replaying alone) is measured too. Prints CPU % of one core, per client, and the ratio to the peer.
 set -euo pipefail
@@ -29,7 +29,7 @@ ours=".build/release/streamkit-rtsp-benchmark-server"
 measure() {
     local server="$1" port="$2" transport="$3" count="$4" clients=() index
     for ((index = 0; index < count; index++)); do
-        ffmpeg -hide_banner -loglevel error -rtsp_transport "$transport" -min_port 20700 -max_port 20999 \
+        ffmpeg -hide_banner -loglevel error -rtsp_transport "$transport" -min_port 20800 -max_port 20999 \
             -i "rtsp://127.0.0.1:$port/$5" -c copy -f null - </dev/null >/dev/null 2>&1 &
         clients+=("$!"); pids+=("$!")
     done
