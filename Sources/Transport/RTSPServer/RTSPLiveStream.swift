@@ -158,6 +158,8 @@ public final class RTSPLiveStream: Sendable {
                         return false
                     }
                 }
+                // A connection already closed (its client left) is removed without counting as a slow client.
+                dropped.removeAll { $0.1.isClosed }
                 state.statistics.clientsDropped += dropped.count
             }
             return dropped
