@@ -59,9 +59,15 @@ PY
 our_pid=$!; pids+=("$our_pid")
 for _ in $(seq 1 150); do grep -q ready "$work/ours.out" 2>/dev/null && break; sleep 0.5; done
 grep -q ready "$work/ours.out" || { echo "our server did not start: $(cat "$work/ours.out")" >&2; exit 1; }
-/usr/bin/python3 "$work/gst.py" >"$work/gst.out" 2>&1 &
-gst_pid=$!; pids+=("$gst_pid")
-for _ in $(seq 1 40); do grep -q ready "$work/gst.out" 2>/dev/null && break; sleep 0.25; done
+# A fresh GStreamer server for each measurement, so its file plays from the start (it does not loop).
+gst_pid=""
+restart_gst() {
+    [ -n "$gst_pid" ] && { kill "$gst_pid" 2>/dev/null || true; wait "$gst_pid" 2>/dev/null || true; }
+    : >"$work/gst.out"
+    /usr/bin/python3 "$work/gst.py" >"$work/gst.out" 2>&1 &
+    gst_pid=$!; pids+=("$gst_pid")
+    for _ in $(seq 1 40); do grep -q ready "$work/gst.out" 2>/dev/null && break; sleep 0.25; done
+}
 
 printf "%-5s %-8s %10s %12s %10s %12s %8s\n" transport clients "ours %CPU" "ours/client" "gst %CPU" "gst/client" "ratio"
 idle="$(measure "$our_pid" 20580 tcp 0 live)"
@@ -69,6 +75,7 @@ printf "%-5s %-8s %10s\n" "-" 0 "$idle"
 for transport in tcp udp; do
     for count in 1 8 32; do
         o="$(measure "$our_pid" 20580 "$transport" "$count" live)"
+        restart_gst
         g="$(measure "$gst_pid" 20590 "$transport" "$count" live)"
         awk -v t="$transport" -v n="$count" -v o="$o" -v g="$g" -v i="$idle" 'BEGIN {
             op = (o - i) / n; gp = g / n

@@ -57,7 +57,8 @@ public final class RTSPServer: Sendable {
     public let localAddress: SocketAddress
     /// The server's UDP RTP and RTCP ports (the `server_port` of its Transport headers).
     public let serverPorts: ClosedRange<UInt16>
-    /// What happens to clients, in order (the newest 1024 are kept while nobody reads).
+    /// What happens to clients, in order, for one reading task (the newest 1024 are kept while nobody reads); it
+    /// finishes at ``stop()``.
     public let events: AsyncStream<RTSPServerEvent>
     let eventSink: AsyncStream<RTSPServerEvent>.Continuation
     let listener: TCPListener
