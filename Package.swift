@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Codecs", targets: ["Codecs"]),
         .library(name: "NativeH264Kernels", targets: ["NativeH264Kernels"]),
         .library(name: "NativeH264", targets: ["NativeH264"]),
+        .library(name: "Transport", targets: ["Transport"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
     // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
@@ -60,6 +61,7 @@ let package = Package(
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
+        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream"]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
@@ -67,11 +69,14 @@ let package = Package(
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
         .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "RTP", "NativeH264Kernels", "NativeH264", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
+        // Our RTSP server replaying a capture, for scripts/benchmark-rtsp-server.sh (CPU per client).
+        .executableTarget(name: "streamkit-rtsp-benchmark-server", dependencies: ["Transport", "POSIX"],
+                          path: "Sources/RTSPServerBenchmark"),
 
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP", "Transport"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
@@ -91,6 +96,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "NativeH264KernelsTests", dependencies: ["NativeH264Kernels", "TestSupport"]),
         .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
