@@ -325,18 +325,20 @@ private struct TrackState: Sendable {
     }
 
     /// Sets the edit from what is known at the first fragment: the first video sample's composition
-    /// offset (the B-frame delay), or the audio encoder delay.
+    /// offset (the B-frame delay), so presentation starts at 0.
+    ///
+    /// The audio encoder delay gets no edit here: players apply a fragmented file's edit list as a
+    /// time shift without discarding the priming samples (FFmpeg's demuxer then starts the audio at
+    /// −1024/rate), so, as FFmpeg's own fragmented output does, the priming is presented — about
+    /// 21 ms of silence at 48 kHz, less than one video frame. The classic ``MP4Writer`` edits it out.
     mutating func fixEdit(_ track: MP4TrackDescription) {
         switch track.media {
         case .video:
             if let first = pending.first, first.placement.compositionOffset + first.placement.decodeTime > 0 {
                 editMediaTime = first.placement.decodeTime + first.placement.compositionOffset
             }
-        case let .audio(format):
-            if format.encoderDelay > 0 {
-                editMediaTime = MediaTime(value: Int64(format.encoderDelay), timescale: Int32(clamping: max(1, format.sampleRate)))
-                    .converted(to: track.timescale).value
-            }
+        case .audio:
+            editMediaTime = nil
         }
     }
 }

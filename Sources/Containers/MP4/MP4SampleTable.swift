@@ -118,3 +118,26 @@ struct MP4SampleTable {
         }
     }
 }
+
+extension MP4SampleTable {
+    /// The `btrt` numbers (§8.5.2.2): the largest sample, the most bits in any one second of decode
+    /// time, and the average over the track (or the given average).
+    func bitRate(timescale: Int32, average given: Int?) -> MP4BitRate? {
+        guard !sizes.isEmpty, mediaDuration > 0 else { return nil }
+        let total = sizes.reduce(0) { $0 + Int64($1) }
+        let average = given.map(Int64.init) ?? total * 8 * Int64(timescale) / mediaDuration
+        var maximum: Int64 = 0
+        var windowStart = 0
+        var windowBytes: Int64 = 0
+        for index in sizes.indices {
+            windowBytes += Int64(sizes[index])
+            while decodeTimes[index] - decodeTimes[windowStart] >= Int64(timescale) {
+                windowBytes -= Int64(sizes[windowStart])
+                windowStart += 1
+            }
+            maximum = max(maximum, windowBytes * 8)
+        }
+        return MP4BitRate(bufferSize: sizes.max() ?? 0, maximum: UInt32(clamping: max(maximum, average)),
+                          average: UInt32(clamping: average))
+    }
+}
