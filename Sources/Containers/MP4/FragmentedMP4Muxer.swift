@@ -170,7 +170,8 @@ public struct FragmentedMP4Muxer: Sendable {
     private mutating func makeInitializationSegment() throws(ContainerWriteError) {
         let layouts = states.enumerated().map { index, state in
             MP4TrackLayout(description: tracks[index], trackID: UInt32(index + 1), mediaDuration: 0,
-                           editMediaTime: state.editMediaTime, sampleTable: nil, bitRate: nil)
+                           editMediaTime: state.editMediaTime, sampleTable: nil, bitRate: nil,
+                           presentationDuration: 0)
         }
         let segment = MP4MovieBox.fileType(tracks: tracks, fragmented: true)
             + (try MP4MovieBox.movie(tracks: layouts, fragmented: true))

@@ -12,9 +12,9 @@ struct MP4TrackLayout {
     /// The sample tables; `nil` for the empty tables of a fragmented file.
     var sampleTable: MP4SampleTable?
     var bitRate: MP4BitRate?
-
-    /// The presented duration in track units (the media after the edit's start).
-    var presentationDuration: Int64 { max(0, mediaDuration - max(0, editMediaTime ?? 0)) }
+    /// The presented duration in track units: from the edit's start to the end of the last sample
+    /// to be shown (0 for a fragmented file's empty `moov`).
+    var presentationDuration: Int64
 }
 
 /// Writes `ftyp` (ISO/IEC 14496-12 §4.3) and `moov` (§8.2.1): `mvhd`, one `trak` per track

@@ -46,6 +46,15 @@ struct MP4SampleTable {
         return decodeTimes[last] + duration(at: last)
     }
 
+    /// The end of the last sample to be presented: the latest composition time plus its duration.
+    var presentationEnd: Int64 {
+        var end: Int64 = 0
+        for index in decodeTimes.indices {
+            end = max(end, decodeTimes[index] + compositionOffsets[index] + duration(at: index))
+        }
+        return end
+    }
+
     /// The earliest composition time (decode time + offset) of any sample.
     var earliestCompositionTime: Int64 {
         zip(decodeTimes, compositionOffsets).map { $0 + $1 }.min() ?? 0

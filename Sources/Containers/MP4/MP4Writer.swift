@@ -171,8 +171,9 @@ public struct MP4Writer<Sink: ByteSink> {
             }
         }
         return MP4TrackLayout(description: track, trackID: UInt32(index + 1), mediaDuration: table.mediaDuration,
-                              editMediaTime: edit, sampleTable: table, bitRate: table.bitRate(timescale: track.timescale,
-                                                                                                    average: track.averageBitRate))
+                              editMediaTime: edit, sampleTable: table,
+                              bitRate: table.bitRate(timescale: track.timescale, average: track.averageBitRate),
+                              presentationDuration: max(0, table.presentationEnd - max(0, edit ?? 0)))
     }
 
     private mutating func write(_ bytes: [UInt8]) throws(ContainerWriteError) {
