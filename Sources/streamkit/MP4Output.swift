@@ -144,7 +144,9 @@ final class MP4Output: Sendable {
                 try open(&state, videoFormat: nil, audioOnly: true)
             }
             switch state.writer {
-            case var .fragmented(writer): try writer.finish()
+            case var .fragmented(writer):
+                try writer.finish()
+                state.fragments = writer.muxer.fragmentCount
             case var .classic(writer): try writer.finish()
             case .waiting, .finished: break
             }

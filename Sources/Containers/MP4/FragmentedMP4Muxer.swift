@@ -77,11 +77,11 @@ public struct FragmentedMP4Muxer: Sendable {
         let placement = try states[index].timeline.place(sample, trackIndex: index)
         var finished: MP4Fragment?
         if shouldEndFragment(before: sample, placement: placement, track: index) {
-            finished = try endFragment(nextDecodeTime: (index, placement.decodeTime))
+            finished = try endFragment(nextDecodeTime: (index, placement.decodeTime), cutTime: sample.dts)
         }
         var data = sample.data
         if sample.isKeyFrame, let prefix = states[index].inBandParameterSets { data = prefix + data }
-        states[index].pending.append(Pending(placement: placement, data: data, isSync: sample.isKeyFrame))
+        states[index].pending.append(Pending(placement: placement, dts: sample.dts, data: data, isSync: sample.isKeyFrame))
         pendingByteCount += data.count
         return finished
     }
@@ -112,7 +112,7 @@ public struct FragmentedMP4Muxer: Sendable {
     /// - Throws: ``ContainerWriteError/alreadyFinished`` when called twice.
     public mutating func finish() throws(ContainerWriteError) -> MP4Fragment? {
         guard !isFinished else { throw .alreadyFinished }
-        let last = states.contains(where: { !$0.pending.isEmpty }) ? try endFragment(nextDecodeTime: nil) : nil
+        let last = states.contains(where: { !$0.pending.isEmpty }) ? try endFragment(nextDecodeTime: nil, cutTime: nil) : nil
         if initializationSegment == nil { try makeInitializationSegment() }
         isFinished = true
         return last
@@ -179,9 +179,22 @@ public struct FragmentedMP4Muxer: Sendable {
         byteOffset = Int64(segment.count)
     }
 
-    /// Ends the fragment of everything pending. `nextDecodeTime` is the decode time of the sample that
+    /// Ends the fragment of everything pending before `cutTime` (the decode time of the sample that
+    /// ends it): samples of the other tracks from that time on wait for the next fragment, so the
+    /// tracks of a fragment cover the same span even when one encoder runs ahead of the other.
+    /// `nextDecodeTime` is the decode time, on its track's clock, of the sample that
     /// ends it, which gives its track's last pending sample its exact duration.
-    private mutating func endFragment(nextDecodeTime: (track: Int, time: Int64)?) throws(ContainerWriteError) -> MP4Fragment {
+    private mutating func endFragment(nextDecodeTime: (track: Int, time: Int64)?,
+                                      cutTime: MediaTime?) throws(ContainerWriteError) -> MP4Fragment {
+        var held: [[Pending]] = Array(repeating: [], count: states.count)
+        if let cutTime {
+            for index in states.indices where index != nextDecodeTime?.track {
+                if let split = states[index].pending.firstIndex(where: { !($0.dts < cutTime) }) {
+                    held[index] = Array(states[index].pending[split...])
+                    states[index].pending.removeSubrange(split...)
+                }
+            }
+        }
         if initializationSegment == nil {
             for index in states.indices { states[index].fixEdit(tracks[index]) }
             try makeInitializationSegment()
@@ -196,6 +209,8 @@ public struct FragmentedMP4Muxer: Sendable {
             for position in pending.indices {
                 if position + 1 < pending.count {
                     list.append(pending[position + 1].placement.decodeTime - pending[position].placement.decodeTime)
+                } else if let next = held[index].first {
+                    list.append(next.placement.decodeTime - pending[position].placement.decodeTime)
                 } else if let next = nextDecodeTime, next.track == index {
                     list.append(next.time - pending[position].placement.decodeTime)
                 } else if pending[position].placement.duration > 0 || position == 0 {
@@ -289,9 +304,9 @@ public struct FragmentedMP4Muxer: Sendable {
             if let first = states[index].pending.first, first.isSync, let traf = trafNumbers[index] {
                 states[index].randomAccess.append((first.placement.decodeTime + first.placement.compositionOffset, moofOffset, traf))
             }
-            states[index].pending.removeAll(keepingCapacity: true)
+            states[index].pending = held[index]
         }
-        pendingByteCount = 0
+        pendingByteCount = held.reduce(0) { $0 + $1.reduce(0) { $0 + $1.data.count } }
         let fragment = MP4Fragment(sequenceNumber: sequenceNumber, startTime: MediaTime(value: startDecode, timescale: timescale),
                                    duration: MediaTime(value: totalDuration, timescale: timescale), startsWithKeyFrame: startsWithKey,
                                    sampleCount: sampleCount, header: header.bytes, payloads: payloads)
@@ -303,6 +318,8 @@ public struct FragmentedMP4Muxer: Sendable {
 /// A sample waiting for its fragment to end.
 private struct Pending: Sendable {
     var placement: MP4TrackTimeline.Placement
+    /// The sample's decode time as given (to compare across tracks).
+    var dts: MediaTime
     var data: [UInt8]
     var isSync: Bool
 }
