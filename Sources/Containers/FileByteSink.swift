@@ -145,6 +145,8 @@ public final class FileByteSink: InsertingByteSink {
         do {
             try moveTail(from: offset, by: bytes.count, reader: reader)
             try writeAll(bytes, at: Int64(offset))
+            // pwrite leaves the file position at the old end: later writes go after the moved tail.
+            _ = try descriptor.seek(to: Int64(flushedCount + bytes.count))
         } catch {
             throw ContainerIOError(operation: .overwrite, path: path, error)
         }
