@@ -5,6 +5,7 @@
 //   streamkit-benchmark rtp FILE [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark kernels [--operations 20000] [--rounds 5]
 //   streamkit-benchmark native-intra FILE.y4m [--qp 26] [--frames 100] [--rounds 3]
+//   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -40,8 +41,9 @@ let usage = """
            streamkit-benchmark rtp FILE [--megabytes N] [--rounds N]
            streamkit-benchmark kernels [--operations N] [--rounds N]
            streamkit-benchmark native-intra FILE.y4m [--qp N] [--frames N] [--rounds N]
+           streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
     """
-guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp"].contains(command), arguments.count >= 2 else {
+guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
 }
 let path = arguments[arguments.startIndex + 1]
@@ -60,6 +62,8 @@ case "annexb-to-avcc":
     try benchmarkAnnexBToAVCC(file: file, path: path, megabytes: megabytes, rounds: rounds)
 case "rtp":
     try benchmarkRTP(file: file, path: path, megabytes: megabytes, rounds: rounds)
+case "mp4-mux":
+    try benchmarkMP4Mux(file: file, path: path, megabytes: megabytes, rounds: rounds)
 default:
     benchmarkSliceHeaders(file: file, path: path, megabytes: megabytes, rounds: rounds)
     print("")
