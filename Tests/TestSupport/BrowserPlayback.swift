@@ -146,8 +146,7 @@ public enum BrowserPlayback {
             server.standardError = FileHandle.nullDevice
             try server.run()
             defer {
-                if server.isRunning { server.terminate() }
-                server.waitUntilExit()
+                stop(server)
                 try? FileManager.default.removeItem(at: ready)
             }
             let deadline = Date().addingTimeInterval(10)
@@ -163,6 +162,16 @@ public enum BrowserPlayback {
         throw ExternalTool.Failure(command: "python3 _server.py", message: lastFailure)
     }
 
+    /// Stops a process this harness started: `SIGTERM`, then `SIGKILL` after 2 s (a child can inherit a
+    /// signal mask that blocks `SIGTERM` from the test runner's thread).
+    private static func stop(_ process: Process) {
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     /// Runs headless Chromium with a profile of its own, bounded by `timeout -k 5`.
     private static func runChromium(_ arguments: [String], folder: URL, timeout: Int) throws -> ExternalTool.Output {
         let profile = try ExternalTool.temporaryDirectory()
@@ -175,7 +184,8 @@ public enum BrowserPlayback {
 
     /// The JSON report in the dumped DOM's `<pre id="result">`.
     private static func parseReport(fromDOM dom: String, stderr: String) throws -> Report {
-        guard let open = dom.range(of: "<pre id=\"result\">"), let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex) else {
+        guard let tag = dom.range(of: "<pre id=\"result\""), let open = dom.range(of: ">", range: tag.upperBound..<dom.endIndex),
+              let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex) else {
             throw ExternalTool.Failure(command: "chromium --dump-dom", message: "no report in the page: \(dom.prefix(300)) \(stderr.suffix(600))")
         }
         let text = String(dom[open.upperBound..<close.lowerBound])
