@@ -61,7 +61,8 @@ public enum BrowserPlayback {
         case mp4(String)
         /// An HLS playlist through Media Source Extensions: a media playlist (its `EXT-X-MAP` and
         /// segments), or a multivariant playlist (its first variant, with that variant's `CODECS`).
-        /// `codecs` is the source buffer's codecs string, for a media playlist (ignored otherwise).
+        /// `codecs` is the source buffer's codecs string for a media playlist; `nil` reads them from
+        /// the init segment's `avcC` and `esds`, as hls.js does.
         case hls(playlist: String, codecs: String?)
     }
 
@@ -276,15 +277,38 @@ public enum BrowserPlayback {
       await playToEnd();
       return quality({});
     }
+    function find(bytes, type, from) {
+      const t = [...type].map(c => c.charCodeAt(0));
+      for (let i = from || 0; i + 4 <= bytes.length; i++) if (bytes[i] === t[0] && bytes[i+1] === t[1] && bytes[i+2] === t[2] && bytes[i+3] === t[3]) return i;
+      return -1;
+    }
+    // Without CODECS, the codecs of the init segment's sample entries (as hls.js does): avcC's profile,
+    // constraints and level; esds's DecoderSpecificInfo object type.
+    function codecsOf(init) {
+      const b = new Uint8Array(init), found = [], hex = x => x.toString(16).padStart(2, '0');
+      const avcC = find(b, 'avcC');
+      if (avcC >= 0) found.push((find(b, 'avc3') >= 0 ? 'avc3.' : 'avc1.') + hex(b[avcC + 5]) + hex(b[avcC + 6]) + hex(b[avcC + 7]));
+      const esds = find(b, 'esds');
+      if (esds >= 0) {
+        for (let i = esds + 8; i < b.length - 2; i++) if (b[i] === 0x05) {
+          let j = i + 1; while (b[j] & 0x80) j++;
+          found.push('mp4a.40.' + (b[j + 1] >> 3)); break;
+        }
+      }
+      return found.join(',');
+    }
     async function playHLS(name) {
-      const { init, segments, codecs } = await readPlaylist(new URL(name, location.href).href, params.get('codecs'));
+      const playlist = await readPlaylist(new URL(name, location.href).href, params.get('codecs'));
+      const { init, segments } = playlist;
+      const initData = await load(init);
+      const codecs = playlist.codecs || codecsOf(initData);
       const mime = 'video/mp4; codecs="' + codecs + '"';
       if (!MediaSource.isTypeSupported(mime)) throw new Error('not supported: ' + mime);
       const ms = new MediaSource();
       video.src = URL.createObjectURL(ms);
       await new Promise(r => ms.addEventListener('sourceopen', r, { once: true }));
       const sb = ms.addSourceBuffer(mime);
-      await append(sb, await load(init));
+      await append(sb, initData);
       for (const s of segments) await append(sb, await load(s));
       const buffered = []; for (let i = 0; i < sb.buffered.length; i++) buffered.push([sb.buffered.start(i), sb.buffered.end(i)]);
       ms.endOfStream();
