@@ -50,3 +50,15 @@ extension ByteSink {
         if let failure { throw failure }
     }
 }
+
+/// A ``ByteSink`` that can also insert bytes before ones already written, moving them along (what
+/// an MP4 writer's faststart needs to put `moov` before `mdat` at the end).
+public protocol InsertingByteSink: ByteSink {
+    /// Inserts bytes at `offset`; the bytes from `offset` on move `bytes.count` further.
+    /// - Parameters:
+    ///   - bytes: the bytes to insert.
+    ///   - offset: where they go, from the first byte ever written; at most the number written.
+    /// - Throws: ``ContainerIOError`` (operation `overwrite`) when the range was never written or
+    ///   the destination cannot go back.
+    mutating func insert(_ bytes: [UInt8], at offset: Int) throws(ContainerIOError)
+}

@@ -8,7 +8,7 @@ import POSIX
 /// A reference type because it owns a file descriptor (a POSIX ``FileDescriptor``): copies share it. Call ``close()`` (writers do
 /// in `finish()`): deinitialization closes a forgotten sink too, but can only try to flush, silently.
 /// Not `Sendable`: use it from one task at a time.
-public final class FileByteSink: ByteSink {
+public final class FileByteSink: InsertingByteSink {
     /// The path, or the label given for a descriptor.
     public let path: String
     /// The number of bytes gathered before a block is written.
@@ -118,6 +118,39 @@ public final class FileByteSink: ByteSink {
         }
     }
 
+    /// Inserts bytes at `offset`, moving the rest of the file along: the tail is read back with
+    /// `pread(2)` and written again with `pwrite(2)`, last block first, in blocks of the buffer size,
+    /// so memory stays bounded whatever the file's size.
+    /// - Parameters:
+    ///   - bytes: the bytes to insert.
+    ///   - offset: where they go; at most ``byteCount``.
+    /// - Throws: ``ContainerIOError`` (operation `overwrite`): `EINVAL` past the end, `ESPIPE` for a
+    ///   pipe, `EBADF` after ``close()`` or for a descriptor opened write-only that cannot be read.
+    public func insert(_ bytes: [UInt8], at offset: Int) throws(ContainerIOError) {
+        guard !descriptor.isClosed else {
+            throw ContainerIOError(operation: .overwrite, path: path, code: Errno.badFileDescriptor.rawValue)
+        }
+        guard offset >= 0, offset <= byteCount else {
+            throw ContainerIOError(operation: .overwrite, path: path, code: Errno.invalidArgument.rawValue)
+        }
+        guard !bytes.isEmpty else { return }
+        do { try flush() } catch { throw ContainerIOError(operation: .overwrite, path: path, code: error.code) }
+        let reader: FileDescriptor
+        do {
+            reader = try FileDescriptor.open(path, .readOnly)
+        } catch {
+            throw ContainerIOError(operation: .overwrite, path: path, error)
+        }
+        defer { try? reader.close() }
+        do {
+            try moveTail(from: offset, by: bytes.count, reader: reader)
+            try writeAll(bytes, at: Int64(offset))
+        } catch {
+            throw ContainerIOError(operation: .overwrite, path: path, error)
+        }
+        flushedCount += bytes.count
+    }
+
     /// Writes the buffered bytes.
     /// - Throws: ``ContainerIOError`` (operation `write`).
     public func flush() throws(ContainerIOError) {
@@ -145,6 +178,34 @@ public final class FileByteSink: ByteSink {
             failure = ContainerIOError(operation: .close, path: path, error)
         } catch {}
         buffer = []
+        if let failure { throw failure }
+    }
+
+    /// Moves the file's bytes from `offset` to its end `distance` bytes further, last block first.
+    private func moveTail(from offset: Int, by distance: Int, reader: FileDescriptor) throws(SystemError) {
+        let block = Swift.max(bufferCapacity, 64 << 10)
+        var chunk = [UInt8](repeating: 0, count: block)
+        var end = flushedCount
+        var failure: SystemError?
+        while end > offset, failure == nil {
+            let start = Swift.max(offset, end - block)
+            let length = end - start
+            chunk.withUnsafeMutableBytes { raw in
+                do throws(SystemError) {
+                    var filled = 0
+                    while filled < length {
+                        let count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled..<length]),
+                                                    at: Int64(start + filled))
+                        guard count > 0 else { throw SystemError("pread", errno: .invalidArgument, subject: path) }
+                        filled += count
+                    }
+                    try descriptor.writeAll(UnsafeRawBufferPointer(rebasing: raw[0..<length]), at: Int64(start + distance))
+                } catch {
+                    failure = error
+                }
+            }
+            end = start
+        }
         if let failure { throw failure }
     }
 

@@ -6,7 +6,7 @@ import Darwin
 
 /// A ``ByteSink`` that collects the bytes in memory: for tests, and for building a file before
 /// sending it somewhere.
-public struct MemoryByteSink: ByteSink, Sendable {
+public struct MemoryByteSink: InsertingByteSink, Sendable {
     /// Everything written so far.
     public private(set) var bytes: [UInt8] = []
     /// Whether ``close()`` was called.
@@ -35,6 +35,17 @@ public struct MemoryByteSink: ByteSink, Sendable {
             throw ContainerIOError(operation: .overwrite, path: "<memory>", code: EINVAL)
         }
         bytes.replaceSubrange(offset..<(offset + newBytes.count), with: newBytes)
+    }
+
+    /// Inserts bytes before the ones from `offset` on.
+    /// - Parameters:
+    ///   - newBytes: the bytes to insert.
+    ///   - offset: where they go.
+    /// - Throws: ``ContainerIOError`` with `EINVAL` past the end, `EBADF` after ``close()``.
+    public mutating func insert(_ newBytes: [UInt8], at offset: Int) throws(ContainerIOError) {
+        guard !isClosed else { throw ContainerIOError(operation: .overwrite, path: "<memory>", code: EBADF) }
+        guard offset >= 0, offset <= bytes.count else { throw ContainerIOError(operation: .overwrite, path: "<memory>", code: EINVAL) }
+        bytes.insert(contentsOf: newBytes, at: offset)
     }
 
     /// Does nothing: the bytes are already in ``bytes``.

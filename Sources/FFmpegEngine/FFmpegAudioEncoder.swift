@@ -55,7 +55,8 @@ final class FFmpegAudioEncoder: AudioEncoder {
         let profile = (try? AudioSpecificConfig.parse(config))?.profileName ?? "LC"
         format = AudioFormatDescription(codec: .aac, sampleRate: configuration.sampleRate,
                                         channelCount: configuration.channelCount, profile: profile,
-                                        audioSpecificConfig: config, samplesPerFrame: frameSize)
+                                        audioSpecificConfig: config, samplesPerFrame: frameSize,
+                                        encoderDelay: max(0, Int(context.pointee.initial_padding)))
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.nb_samples = Int32(frameSize)
         frame.pointee.sample_rate = Int32(configuration.sampleRate)

@@ -51,6 +51,11 @@ public struct AudioFormatDescription: Sendable, Hashable {
     public var audioSpecificConfig: [UInt8]
     /// PCM samples per channel in one encoded frame (1024 for AAC-LC).
     public var samplesPerFrame: Int
+    /// The encoder delay ("priming"): samples per channel at the start of the decoded stream that
+    /// come before the first input sample and are not meant to be heard (libavcodec's
+    /// `initial_padding`, 1024 for its AAC encoder; 0 when unknown). An MP4 edit list skips them
+    /// (ISO/IEC 14496-12 §8.6.6).
+    public var encoderDelay: Int
 
     /// Creates a description.
     /// - Parameters:
@@ -60,13 +65,15 @@ public struct AudioFormatDescription: Sendable, Hashable {
     ///   - profile: the profile name.
     ///   - audioSpecificConfig: the decoder configuration bytes.
     ///   - samplesPerFrame: PCM samples per channel in one encoded frame.
+    ///   - encoderDelay: priming samples per channel before the first input sample (0 when unknown).
     public init(codec: CodecType, sampleRate: Int, channelCount: Int, profile: String,
-                audioSpecificConfig: [UInt8], samplesPerFrame: Int = 1024) {
+                audioSpecificConfig: [UInt8], samplesPerFrame: Int = 1024, encoderDelay: Int = 0) {
         self.codec = codec
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.profile = profile
         self.audioSpecificConfig = audioSpecificConfig
         self.samplesPerFrame = samplesPerFrame
+        self.encoderDelay = encoderDelay
     }
 }

@@ -6,7 +6,8 @@ import MediaCore
 
 /// `streamkit encode INPUT -o OUTPUT`: a file (`.y4m`, `.yuv`, `.wav`) or a generator (`testsrc`, `sine`)
 /// through a compression session or the AAC encoder, as fast as the encoder goes. The output kind
-/// follows its extension: `.h264`/`.264`, `.h265`/`.hevc`, `.aac`.
+/// follows its extension: `.h264`/`.264`, `.h265`/`.hevc`, `.aac`, or a classic MP4 (`.mp4`, `.m4v`,
+/// `.mov` for video, `.m4a` for audio).
 struct EncodeCommand {
     // MARK: - Declaration
 
@@ -31,7 +32,7 @@ struct EncodeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "encode", summary: "a .y4m/.yuv/.wav file, testsrc or sine → .h264/.h265/.aac, as fast as the encoder goes",
+        command: "encode", summary: "a .y4m/.yuv/.wav file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a, as fast as the encoder goes",
         positionals: [input],
         options: [
             CommonOptions.output.required(),
@@ -43,7 +44,8 @@ struct EncodeCommand {
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
         ],
-        notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec."])
+        notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec.",
+                "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio): an MP4 file."])
 
     enum Input {
         case y4m(String), rawVideo(String), wav(String), testPattern, sine
@@ -51,6 +53,8 @@ struct EncodeCommand {
 
     let input: Input
     let output: String
+    /// Whether the output is a (classic) MP4 file.
+    let isMP4: Bool
     let options: EncodingOptions
     let frameLimit: Int?
     let pixelFormat: PixelFormat
@@ -78,12 +82,16 @@ struct EncodeCommand {
             }
         }
         let impliedCodec: CodecType
+        let isMP4 = MP4OutputOptions.isMP4(output)
         switch outputExtension {
+        case "mp4", "m4v", "mov": impliedCodec = parsed.given(EncodingOptions.codec) ?? .h264
+        case "m4a": impliedCodec = .aac
         case "h264", "264": impliedCodec = .h264
         case "h265", "265", "hevc": impliedCodec = .hevc
         case "aac": impliedCodec = .aac
         default:
-            throw .invalidValue(option: "--output", value: output, reason: "does not end in .h264, .264, .h265, .hevc or .aac")
+            throw .invalidValue(option: "--output", value: output,
+                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov or .m4a")
         }
         let audioInput: Bool
         switch input {
@@ -117,6 +125,7 @@ struct EncodeCommand {
             options.audioBitRate = parsed.given(EncodingOptions.bitRate) ?? options.audioBitRate
         }
         self.options = options
+        self.isMP4 = isMP4
         frameLimit = parsed.given(CommonOptions.frames)
         pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
         seconds = parsed.value(Self.duration) ?? 5
@@ -187,7 +196,12 @@ struct EncodeCommand {
             throw CommandLineError.conflict("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
         }
         let session = try CompressionSession(configuration: options.compressionConfiguration, registry: EngineSetup.registry())
-        let writer = try AnnexBWriter(path: output)
+        let writer: any EncodedFrameOutput
+        if isMP4 {
+            writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: true, audioFormat: nil).videoTrack
+        } else {
+            writer = try AnnexBWriter(path: output)
+        }
         let progress = ProgressLine(label: "encoding", totalFrames: limit, frameRate: Double(options.fps))
         let frameDuration = MediaTime(value: 1, timescale: Int32(options.fps))
         // The session's outputs are written on a task of their own while this one feeds the session.
@@ -245,7 +259,12 @@ struct EncodeCommand {
         }
         let configuration = AudioEncoderConfiguration(sampleRate: rate, channelCount: channels, bitRate: options.audioBitRate)
         let session = try AudioEncoderSession(configuration: configuration, registry: EngineSetup.registry())
-        let writer = try ADTSWriter(path: output)
+        let writer: any EncodedAudioFrameOutput
+        if isMP4 {
+            writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: false, audioFormat: session.format).audioTrack
+        } else {
+            writer = try ADTSWriter(path: output)
+        }
         let consumer = Task { () -> (written: Int, failure: (any Error)?) in
             var writer = writer
             var written = 0

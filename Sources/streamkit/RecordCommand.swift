@@ -7,8 +7,9 @@ import Synchronization
 
 /// `streamkit record`: the seeds' demo — camera and microphone (V4L2/ALSA where present, the synthetic
 /// ones otherwise, and it says which) → H.264/H.265 compression session + AAC encoder → an Annex B file
-/// with parameter sets before every key frame and an ADTS file. Stops after `--frames` frames or on
-/// Ctrl-C, and always finishes both files.
+/// with parameter sets before every key frame and an ADTS file — or, with `-o x.mp4`, one MP4 file
+/// holding both (fragmented, so a crash leaves it playable up to its last fragment; `--no-fragments`
+/// for a classic one). Stops after `--frames` frames or on Ctrl-C, and always finishes the files.
 struct RecordCommand {
     // MARK: - Declaration
 
@@ -26,20 +27,23 @@ struct RecordCommand {
 
     /// The command's options.
     static let table = OptionTable(
-        command: "record", summary: "camera + microphone → test.h264 + test.aac (the seeds' demo)",
+        command: "record", summary: "camera + microphone → test.h264 + test.aac, or one .mp4 (the seeds' demo)",
         options: [
-            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc"),
-            audioOutput, noAudio,
+            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both"),
+            audioOutput, noAudio, MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration,
             CommonOptions.frames.defaulting(to: 200),
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop,
             EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, EncodingOptions.audioBitRate, camera, microphone,
         ],
-        notes: ["Stops after --frames frames or on Ctrl-C, and always finishes both files."])
+        notes: ["Stops after --frames frames or on Ctrl-C, and always finishes both files.",
+                "An .mp4 output is fragmented: killed at any moment, it plays up to its last fragment."])
 
     let options: EncodingOptions
     let videoPath: String
     let audioPath: String?
+    /// The MP4 layout when the output is an MP4 file (audio then goes into it too).
+    let mp4Layout: MP4Output.Layout?
     let frameCount: Int
     let camera: String?
     let microphone: String?
@@ -53,6 +57,15 @@ struct RecordCommand {
         let options = try EncodingOptions(parsed)
         self.options = options
         videoPath = parsed.given(CommonOptions.output) ?? (options.codec == .hevc ? "test.h265" : "test.h264")
+        if MP4OutputOptions.isMP4(videoPath) {
+            mp4Layout = try MP4OutputOptions.layout(parsed)
+            if parsed.isGiven(Self.audioOutput) { throw .conflict("--audio-output does not go with an MP4 output: the audio goes into \(videoPath)") }
+        } else {
+            mp4Layout = nil
+            if let name = parsed.firstGiven(among: [MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration]) {
+                throw .conflict("\(name) applies to an .mp4 output, not \(videoPath)")
+            }
+        }
         if parsed.isSet(Self.noAudio) {
             if let name = parsed.firstGiven(among: [Self.audioOutput, EncodingOptions.audioBitRate, Self.microphone]) {
                 throw .conflict("\(name) does not go with --no-audio")
@@ -101,11 +114,20 @@ struct RecordCommand {
         let videoSource = video.source
         let frameCount = self.frameCount
         let videoPath = self.videoPath
-        async let videoResult = Self.recordVideo(from: videoSource, session: compression, to: videoPath, frames: frameCount,
+        let mp4 = mp4Layout.map { MP4Output(path: videoPath, layout: $0, hasVideo: true, audioFormat: audioEncoder?.format) }
+        let videoOutput: @Sendable () throws -> any EncodedFrameOutput = {
+            if let mp4 { return mp4.videoTrack }
+            return try AnnexBWriter(path: videoPath)
+        }
+        async let videoResult = Self.recordVideo(from: videoSource, session: compression, to: videoOutput, frames: frameCount,
                                                  progress: progress, done: videoDone)
         var audioResult: Result<Int, any Error> = .success(0)
-        if let audio, let audioEncoder, let audioPath {
-            audioResult = await Self.recordAudio(from: audio.source, session: audioEncoder, to: audioPath, seconds: duration,
+        if let audio, let audioEncoder, let audioPath = mp4 == nil ? audioPath : videoPath {
+            let audioOutput: @Sendable () throws -> any EncodedAudioFrameOutput = {
+                if let mp4 { return mp4.audioTrack }
+                return try ADTSWriter(path: audioPath)
+            }
+            audioResult = await Self.recordAudio(from: audio.source, session: audioEncoder, to: audioOutput, seconds: duration,
                                                  progress: progress, videoDone: videoDone)
         }
         let videoOutcome = await videoResult
@@ -118,7 +140,8 @@ struct RecordCommand {
         case let .success(frames):
             let counts = compression.counts
             printError("wrote \(frames) frames to \(videoPath)"
-                + (counts.dropped > 0 ? " (\(counts.dropped) dropped by the encoder)" : ""))
+                + (counts.dropped > 0 ? " (\(counts.dropped) dropped by the encoder)" : "")
+                + (mp4.map { $0.fragmentCount > 0 ? " in \($0.fragmentCount) fragments" : "" } ?? ""))
             let dropped = await videoSource.droppedFrameCount
             if dropped > 0 {
                 printError("the camera dropped \(dropped) frames the encoder was too slow to take")
@@ -129,7 +152,7 @@ struct RecordCommand {
         }
         switch audioResult {
         case let .success(frames) where audioPath != nil:
-            printError("wrote \(frames) AAC frames to \(audioPath ?? "")")
+            printError("wrote \(frames) AAC frames to \(mp4 == nil ? audioPath ?? "" : videoPath)")
         case .success: break
         case let .failure(error):
             printError("streamkit record: audio: \(error)")
@@ -139,13 +162,15 @@ struct RecordCommand {
         return status
     }
 
-    /// Pulls camera frames into the compression session and the Annex B file until `frames` frames,
-    /// the end of the source, or Ctrl-C; always flushes the session and finishes the file.
-    private static func recordVideo(from source: any VideoSource, session: CompressionSession, to path: String, frames: Int,
+    /// Pulls camera frames into the compression session and the output (an Annex B file or an MP4's
+    /// video track) until `frames` frames, the end of the source, or Ctrl-C; always flushes the
+    /// session and finishes the output.
+    private static func recordVideo(from source: any VideoSource, session: CompressionSession,
+                                    to makeOutput: @Sendable () throws -> any EncodedFrameOutput, frames: Int,
                                     progress: ProgressLine, done: borrowing Atomic<Bool>) async -> Result<Int, any Error> {
         defer { done.store(true, ordering: .relaxed) }
-        let writer: AnnexBWriter<FileByteSink>
-        do { writer = try AnnexBWriter(path: path) } catch { return .failure(error) }
+        let writer: any EncodedFrameOutput
+        do { writer = try makeOutput() } catch { return .failure(error) }
         // The session's outputs are written on a task of their own while this one feeds the session.
         let consumer = Task { () -> (written: Int, failure: (any Error)?) in
             var output = writer
@@ -181,12 +206,14 @@ struct RecordCommand {
         return .success(written.written)
     }
 
-    /// Pulls microphone buffers into the AAC encoder and the ADTS file until `seconds` of audio, the end
-    /// of the video, or Ctrl-C; always flushes the encoder and finishes the file.
-    private static func recordAudio(from source: any AudioSource, session: AudioEncoderSession, to path: String, seconds: Double,
+    /// Pulls microphone buffers into the AAC encoder and the output (an ADTS file or an MP4's audio
+    /// track) until `seconds` of audio, the end of the video, or Ctrl-C; always flushes the encoder
+    /// and finishes the output.
+    private static func recordAudio(from source: any AudioSource, session: AudioEncoderSession,
+                                    to makeOutput: @Sendable () throws -> any EncodedAudioFrameOutput, seconds: Double,
                                     progress: ProgressLine, videoDone: borrowing Atomic<Bool>) async -> Result<Int, any Error> {
-        let writer: ADTSWriter<FileByteSink>
-        do { writer = try ADTSWriter(path: path) } catch { return .failure(error) }
+        let writer: any EncodedAudioFrameOutput
+        do { writer = try makeOutput() } catch { return .failure(error) }
         let consumer = Task { () -> (written: Int, failure: (any Error)?) in
             var output = writer
             var written = 0
