@@ -15,6 +15,17 @@ enum HLSOutputOptions {
                                          default: 0, shown: "0, keep every segment (record: EVENT, encode: VOD)",
                                          parse: OptionValueParsers.wholeNumber(in: 0...1_000_000))
 
+    /// The codec an `.m3u8` output of `encode` gets: AAC for an audio input (`sine`, `.wav`), else the
+    /// `--codec` (H.264 by default).
+    /// - Parameters:
+    ///   - input: the input's name.
+    ///   - parsed: the command's options.
+    /// - Returns: the codec.
+    static func impliedCodec(input: String, _ parsed: ParsedOptions) -> CodecType {
+        if input == "sine" || (input as NSString).pathExtension.lowercased() == "wav" { return .aac }
+        return parsed.given(EncodingOptions.codec) ?? .h264
+    }
+
     /// Whether `path` names an HLS playlist (`.m3u8`).
     static func isPlaylist(_ path: String) -> Bool {
         (path as NSString).pathExtension.lowercased() == "m3u8"

@@ -14,7 +14,8 @@ import POSIX
 /// ```
 ///
 /// Segments start at the first video key frame at or after ``Configuration/targetSegmentDuration``
-/// (``HLSSegmenter``); each is one or more ``FragmentedMP4Muxer`` fragments (one per key frame),
+/// (``HLSSegmenter``; without video, at the first audio frame at or after it); each is one or more
+/// ``FragmentedMP4Muxer`` fragments (one per key frame),
 /// written to its file as they finish, so memory holds one fragment at most. Frames before the first
 /// key frame are left out (``skippedFrameCount``). In ``Mode/live(windowSize:)`` the playlist keeps the
 /// last segments and the files that left it are removed once RFC 8216 §6.2.2 allows (the segment's
@@ -137,8 +138,12 @@ public struct HLSWriter {
         where name.isEmpty || name.contains(where: { $0 == "/" || $0 == "\"" || $0.isNewline }) || name.hasPrefix("#") {
             throw .invalidConfiguration("the file name \"\(name)\" must be non-empty, without /, quotes, line breaks or a leading #")
         }
+        // A fragment per video key frame; without video, fragments of the segment duration (the muxer
+        // then cuts where the segmenter does: at the first sample at or after the target).
+        let fragmentDuration = tracks.contains(where: \.isVideo) ? nil : configuration.targetSegmentDuration
         do {
-            muxer = try FragmentedMP4Muxer(tracks: tracks, options: FragmentedMP4Options(writesRandomAccessIndex: false))
+            muxer = try FragmentedMP4Muxer(tracks: tracks, options: FragmentedMP4Options(fragmentDuration: fragmentDuration,
+                                                                                          writesRandomAccessIndex: false))
         } catch {
             throw .segment(error)
         }
@@ -162,7 +167,7 @@ public struct HLSWriter {
         }
         playlist = HLSMediaPlaylist(targetDuration: Int(clamping: HLSDecimal.ceilingSeconds(configuration.targetSegmentDuration)),
                                     initializationSegmentURI: configuration.initializationSegmentName, playlistType: type,
-                                    hasIndependentSegments: tracks[mainTrack].isVideo)
+                                    hasIndependentSegments: true)
         if !configuration.directory.isEmpty {
             do { try FileSystem.makeDirectory(configuration.directory) } catch {
                 throw .io(ContainerIOError(operation: .makeDirectory, path: configuration.directory, error))
@@ -200,7 +205,7 @@ public struct HLSWriter {
     public mutating func append(_ sample: MP4Sample, toTrack index: Int) throws(HLSError) {
         guard !isFinished else { throw .alreadyFinished }
         var startsSegment = false
-        if index == mainTrack, tracks.indices.contains(index), tracks[index].isVideo {
+        if index == mainTrack, tracks.indices.contains(index) {
             switch segmenter.decision(forFrameAt: sample.dts, isKeyFrame: sample.isKeyFrame) {
             case .skipBeforeFirstKeyFrame:
                 skippedFrameCount += 1
