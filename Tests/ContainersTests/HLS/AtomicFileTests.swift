@@ -1,32 +1,42 @@
 import Containers
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
 /// Write-then-rename replacement: a reader sees a whole old or a whole new file, never a part.
 @Suite struct AtomicFileTests {
-    @Test("A reader polling the file while it is replaced 300 times only ever sees one of the complete versions")
-    func readerNeverSeesPartialFile() async throws {
+    @Test("A reader thread polling the file while it is replaced again and again only ever sees one of the complete versions")
+    func readerNeverSeesPartialFile() throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("stream.m3u8").path
         // Versions of different sizes (up to 600 KiB, more than one write call) so a torn file shows.
         let versions = (0..<4).map { index in [UInt8](repeating: UInt8(ascii: "a") + UInt8(index), count: 1000 + index * 200_000) }
         try AtomicFile.replace(path, with: versions[0])
-        let reader = Task.detached { () -> (reads: Int, torn: Int) in
-            var reads = 0, torn = 0
-            while !Task.isCancelled {
-                guard let data = FileManager.default.contents(atPath: path) else { torn += 1; continue }
-                reads += 1
-                if !versions.contains(where: { $0.count == data.count && $0.first == data.first && $0.last == data.last }) { torn += 1 }
+        let reads = Atomic<Int>(0), torn = Atomic<Int>(0), stop = Atomic<Bool>(false), stopped = Atomic<Bool>(false)
+        let reader = Thread {
+            while !stop.load(ordering: .acquiring) {
+                let data = FileManager.default.contents(atPath: path)
+                if let data, versions.contains(where: { $0.count == data.count && $0.first == data.first && $0.last == data.last }) {
+                    reads.add(1, ordering: .relaxed)
+                } else {
+                    torn.add(1, ordering: .relaxed)
+                }
             }
-            return (reads, torn)
+            stopped.store(true, ordering: .releasing)
         }
-        for round in 0..<300 { try AtomicFile.replace(path, with: versions[round % versions.count]) }
-        reader.cancel()
-        let (reads, torn) = await reader.value
-        #expect(reads > 0)
-        #expect(torn == 0, "\(torn) of \(reads) reads saw a missing or partial file")
+        reader.start()
+        // At least 300 replacements, and on until the reader has read 200 times (bounded: 20 000 rounds).
+        var round = 0
+        while round < 300 || (reads.load(ordering: .relaxed) < 200 && round < 20_000) {
+            try AtomicFile.replace(path, with: versions[round % versions.count])
+            round += 1
+        }
+        stop.store(true, ordering: .releasing)
+        while !stopped.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(reads.load(ordering: .relaxed) >= 200, "the reader ran during \(round) replacements")
+        #expect(torn.load(ordering: .relaxed) == 0, "\(torn.load(ordering: .relaxed)) reads saw a missing or partial file")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(left == ["stream.m3u8"], "the temporary file is renamed, not left behind")
     }
