@@ -14,6 +14,14 @@ public struct ContainerIOError: Error, Sendable, Hashable, CustomStringConvertib
         case overwrite
         /// Closing.
         case close
+        /// Waiting for written data to reach the storage device (`fsync`).
+        case synchronize
+        /// Giving a finished file its name (the rename of a write-then-rename replacement).
+        case rename
+        /// Removing a file that is no longer needed (an HLS segment out of the live window).
+        case remove
+        /// Creating a directory.
+        case makeDirectory = "create directory"
     }
 
     /// The operation that failed.

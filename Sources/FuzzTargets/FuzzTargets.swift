@@ -28,6 +28,7 @@ public enum FuzzTargets {
         rtp(bytes)
         sdpAndRTCP(bytes)
         rtsp(bytes)
+        hls(bytes)
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

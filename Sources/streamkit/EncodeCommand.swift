@@ -32,7 +32,7 @@ struct EncodeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "encode", summary: "a .y4m/.yuv/.wav file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a, as fast as the encoder goes",
+        command: "encode", summary: "a .y4m/.yuv/.wav file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.m3u8, as fast as the encoder goes",
         positionals: [input],
         options: [
             CommonOptions.output.required(),
@@ -43,9 +43,11 @@ struct EncodeCommand {
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
+            HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize,
         ],
         notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec.",
-                "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio): an MP4 file."])
+                "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio): an MP4 file.",
+                "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
 
     enum Input {
         case y4m(String), rawVideo(String), wav(String), testPattern, sine
@@ -55,6 +57,8 @@ struct EncodeCommand {
     let output: String
     /// Whether the output is a (classic) MP4 file.
     let isMP4: Bool
+    /// The HLS writer's configuration when the output is a playlist (`.m3u8`).
+    let hlsConfiguration: HLSWriter.Configuration?
     let options: EncodingOptions
     let frameLimit: Int?
     let pixelFormat: PixelFormat
@@ -84,6 +88,7 @@ struct EncodeCommand {
         let impliedCodec: CodecType
         let isMP4 = MP4OutputOptions.isMP4(output)
         switch outputExtension {
+        case "m3u8": impliedCodec = HLSOutputOptions.impliedCodec(input: source, parsed)
         case "mp4", "m4v", "mov": impliedCodec = parsed.given(EncodingOptions.codec) ?? .h264
         case "m4a": impliedCodec = .aac
         case "h264", "264": impliedCodec = .h264
@@ -91,7 +96,7 @@ struct EncodeCommand {
         case "aac": impliedCodec = .aac
         default:
             throw .invalidValue(option: "--output", value: output,
-                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov or .m4a")
+                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov, .m4a or .m3u8")
         }
         let audioInput: Bool
         switch input {
@@ -126,6 +131,8 @@ struct EncodeCommand {
         }
         self.options = options
         self.isMP4 = isMP4
+        try HLSOutputOptions.rejectUnlessPlaylist(parsed, output: output)
+        hlsConfiguration = HLSOutputOptions.isPlaylist(output) ? HLSOutputOptions.configuration(for: output, parsed, growing: false) : nil
         frameLimit = parsed.given(CommonOptions.frames)
         pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
         seconds = parsed.value(Self.duration) ?? 5
@@ -199,6 +206,8 @@ struct EncodeCommand {
         let writer: any EncodedFrameOutput
         if isMP4 {
             writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: true, audioFormat: nil).videoTrack
+        } else if let hlsConfiguration {
+            writer = HLSOutput(path: output, configuration: hlsConfiguration, hasVideo: true, audioFormat: nil).videoTrack
         } else {
             writer = try AnnexBWriter(path: output)
         }
@@ -262,6 +271,8 @@ struct EncodeCommand {
         let writer: any EncodedAudioFrameOutput
         if isMP4 {
             writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: false, audioFormat: session.format).audioTrack
+        } else if let hlsConfiguration {
+            writer = HLSOutput(path: output, configuration: hlsConfiguration, hasVideo: false, audioFormat: session.format).audioTrack
         } else {
             writer = try ADTSWriter(path: output)
         }

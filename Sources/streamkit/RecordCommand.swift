@@ -29,21 +29,25 @@ struct RecordCommand {
     static let table = OptionTable(
         command: "record", summary: "camera + microphone → test.h264 + test.aac, or one .mp4 (the seeds' demo)",
         options: [
-            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both"),
+            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both; .m3u8: HLS"),
             audioOutput, noAudio, MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration,
+            HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize,
             CommonOptions.frames.defaulting(to: 200),
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop,
             EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, EncodingOptions.audioBitRate, camera, microphone,
         ],
         notes: ["Stops after --frames frames or on Ctrl-C, and always finishes both files.",
-                "An .mp4 output is fragmented: killed at any moment, it plays up to its last fragment."])
+                "An .mp4 output is fragmented: killed at any moment, it plays up to its last fragment.",
+                "An .m3u8 output is HLS: init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder."])
 
     let options: EncodingOptions
     let videoPath: String
     let audioPath: String?
     /// The MP4 layout when the output is an MP4 file (audio then goes into it too).
     let mp4Layout: MP4Output.Layout?
+    /// The HLS writer's configuration when the output is a playlist (audio then goes into it too).
+    let hlsConfiguration: HLSWriter.Configuration?
     let frameCount: Int
     let camera: String?
     let microphone: String?
@@ -60,12 +64,17 @@ struct RecordCommand {
         if MP4OutputOptions.isMP4(videoPath) {
             mp4Layout = try MP4OutputOptions.layout(parsed)
             if parsed.isGiven(Self.audioOutput) { throw .conflict("--audio-output does not go with an MP4 output: the audio goes into \(videoPath)") }
+        } else if HLSOutputOptions.isPlaylist(videoPath) {
+            mp4Layout = nil
+            if parsed.isGiven(Self.audioOutput) { throw .conflict("--audio-output does not go with an HLS output: the audio goes into its segments") }
         } else {
             mp4Layout = nil
             if let name = parsed.firstGiven(among: [MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration]) {
                 throw .conflict("\(name) applies to an .mp4 output, not \(videoPath)")
             }
         }
+        try HLSOutputOptions.rejectUnlessPlaylist(parsed, output: videoPath)
+        hlsConfiguration = HLSOutputOptions.isPlaylist(videoPath) ? HLSOutputOptions.configuration(for: videoPath, parsed, growing: true) : nil
         if parsed.isSet(Self.noAudio) {
             if let name = parsed.firstGiven(among: [Self.audioOutput, EncodingOptions.audioBitRate, Self.microphone]) {
                 throw .conflict("\(name) does not go with --no-audio")
@@ -115,16 +124,19 @@ struct RecordCommand {
         let frameCount = self.frameCount
         let videoPath = self.videoPath
         let mp4 = mp4Layout.map { MP4Output(path: videoPath, layout: $0, hasVideo: true, audioFormat: audioEncoder?.format) }
+        let hls = hlsConfiguration.map { HLSOutput(path: videoPath, configuration: $0, hasVideo: true, audioFormat: audioEncoder?.format) }
         let videoOutput: @Sendable () throws -> any EncodedFrameOutput = {
             if let mp4 { return mp4.videoTrack }
+            if let hls { return hls.videoTrack }
             return try AnnexBWriter(path: videoPath)
         }
         async let videoResult = Self.recordVideo(from: videoSource, session: compression, to: videoOutput, frames: frameCount,
                                                  progress: progress, done: videoDone)
         var audioResult: Result<Int, any Error> = .success(0)
-        if let audio, let audioEncoder, let audioPath = mp4 == nil ? audioPath : videoPath {
+        if let audio, let audioEncoder, let audioPath = mp4 == nil && hls == nil ? audioPath : videoPath {
             let audioOutput: @Sendable () throws -> any EncodedAudioFrameOutput = {
                 if let mp4 { return mp4.audioTrack }
+                if let hls { return hls.audioTrack }
                 return try ADTSWriter(path: audioPath)
             }
             audioResult = await Self.recordAudio(from: audio.source, session: audioEncoder, to: audioOutput, seconds: duration,
@@ -141,7 +153,8 @@ struct RecordCommand {
             let counts = compression.counts
             printError("wrote \(frames) frames to \(videoPath)"
                 + (counts.dropped > 0 ? " (\(counts.dropped) dropped by the encoder)" : "")
-                + (mp4.map { $0.fragmentCount > 0 ? " in \($0.fragmentCount) fragments" : "" } ?? ""))
+                + (mp4.map { $0.fragmentCount > 0 ? " in \($0.fragmentCount) fragments" : "" } ?? "")
+                + (hls.map { " in \($0.segmentCount) segments" } ?? ""))
             let dropped = await videoSource.droppedFrameCount
             if dropped > 0 {
                 printError("the camera dropped \(dropped) frames the encoder was too slow to take")
@@ -152,7 +165,7 @@ struct RecordCommand {
         }
         switch audioResult {
         case let .success(frames) where audioPath != nil:
-            printError("wrote \(frames) AAC frames to \(mp4 == nil ? audioPath ?? "" : videoPath)")
+            printError("wrote \(frames) AAC frames to \(mp4 == nil && hls == nil ? audioPath ?? "" : videoPath)")
         case .success: break
         case let .failure(error):
             printError("streamkit record: audio: \(error)")

@@ -1,0 +1,360 @@
+import Foundation
+
+/// Plays media in headless Chromium (Debian's `chromium`) and reports what the browser decoded: the
+/// oracle that a browser plays our MP4 files (a `<video>` element) and our HLS fMP4 segments (Media
+/// Source Extensions, appending the `EXT-X-MAP` init segment and every media segment of the playlist in
+/// order, as hls.js does).
+///
+/// The media folder is served by a small loopback HTTP server (`python3`, a port in 24000–24999) that
+/// holds one request of the page (an `<img>` of `/hold`) until the page has posted its report, so
+/// Chromium's load event — and with it `--dump-dom` and `--screenshot` — waits for playback to end in
+/// real time (virtual time does not drive the media pipeline). Every run is bounded by timeouts
+/// (`timeout -k`, which signals Chromium's whole process group) and stops the server it starts.
+///
+/// Where `CI=true`, missing Chromium or Python is a failure (``isRunnable`` returns `true`, then the
+/// run throws).
+public enum BrowserPlayback {
+    /// What the page reports (also written into `document.title` and read back with `--dump-dom`).
+    public struct Report: Decodable, Sendable, CustomStringConvertible {
+        /// Whether playback reached `ended` without an exception.
+        public var done: Bool
+        /// Media errors, append failures, exceptions.
+        public var errors: [String]
+        /// `video.duration` in seconds.
+        public var duration: Double?
+        /// `video.currentTime` at the end.
+        public var currentTime: Double?
+        /// `getVideoPlaybackQuality().totalVideoFrames`.
+        public var totalVideoFrames: Int?
+        /// `getVideoPlaybackQuality().droppedVideoFrames`.
+        public var droppedVideoFrames: Int?
+        /// `video.videoWidth`.
+        public var width: Int?
+        /// `video.videoHeight`.
+        public var height: Int?
+        /// The number of media segments appended (MSE only).
+        public var segments: Int?
+        /// The buffered ranges `[start, end]` (MSE only), before `endOfStream`.
+        public var buffered: [[Double]]?
+        /// The codecs string the source buffer was created with (MSE only).
+        public var codecs: String?
+
+        /// The report as JSON-like text, for failure messages.
+        public var description: String {
+            "done=\(done) frames=\(totalVideoFrames.map(String.init) ?? "-") dropped=\(droppedVideoFrames.map(String.init) ?? "-") "
+                + "duration=\(duration.map { "\($0)" } ?? "-") size=\(width ?? 0)x\(height ?? 0) segments=\(segments ?? 0) "
+                + "buffered=\(buffered ?? []) errors=\(errors)"
+        }
+    }
+
+    /// What a run produced: the report and, when asked for, the screenshot.
+    public struct Result: Sendable {
+        /// The page's report, read from the dumped DOM.
+        public var report: Report
+        /// The screenshot's path, if one was taken.
+        public var screenshot: URL?
+    }
+
+    /// What to play.
+    public enum Media: Sendable {
+        /// An MP4 file in a `<video>` element; the name is relative to the served folder.
+        case mp4(String)
+        /// An HLS playlist through Media Source Extensions: a media playlist (its `EXT-X-MAP` and
+        /// segments), or a multivariant playlist (its first variant, with that variant's `CODECS`).
+        /// `codecs` is the source buffer's codecs string for a media playlist; `nil` reads them from
+        /// the init segment's `avcC` and `esds`, as hls.js does.
+        case hls(playlist: String, codecs: String?)
+    }
+
+    /// The Chromium binary on `PATH`.
+    public static let chromium = "chromium"
+
+    /// Whether browser tests should run: Chromium, Python and `timeout` are installed, or `CI=true`.
+    public static var isRunnable: Bool { ExternalTool.isRunnable(chromium, "python3", "timeout") }
+
+    /// Plays media from a folder in headless Chromium, once for the DOM report and, if asked, once more
+    /// for a screenshot (of the last frame, once playback has ended).
+    /// - Parameters:
+    ///   - media: what to play, relative to `folder`.
+    ///   - folder: the folder served over HTTP (the page and server script are written into it).
+    ///   - screenshotSize: the window size of a screenshot; `nil` takes none.
+    ///   - timeout: the longest a run may take, in seconds.
+    /// - Returns: the report and the screenshot's path.
+    /// - Throws: ``ExternalTool/Failure`` if a tool is missing, the server does not start, or Chromium
+    ///   produced no report.
+    public static func play(_ media: Media, in folder: URL, screenshotSize: (width: Int, height: Int)? = nil,
+                            timeout: Int = 40) throws -> Result {
+        try page.write(to: folder.appendingPathComponent("_player.html"), atomically: true, encoding: .utf8)
+        try serverScript.write(to: folder.appendingPathComponent("_server.py"), atomically: true, encoding: .utf8)
+        let query: String
+        switch media {
+        case let .mp4(name): query = "mp4=\(escaped(name))"
+        case let .hls(playlist, codecs): query = "playlist=\(escaped(playlist))" + (codecs.map { "&codecs=\(escaped($0))" } ?? "")
+        }
+        let report = try withServer(folder: folder, timeout: timeout) { port in
+            let output = try runChromium(["--dump-dom", "http://127.0.0.1:\(port)/_player.html?\(query)"], folder: folder, timeout: timeout)
+            return try parseReport(fromDOM: output.text, stderr: output.standardError)
+        }
+        var screenshot: URL?
+        if let size = screenshotSize {
+            let file = folder.appendingPathComponent("_screenshot.png")
+            try? FileManager.default.removeItem(at: file)
+            try withServer(folder: folder, timeout: timeout) { port in
+                let output = try runChromium(["--hide-scrollbars", "--window-size=\(size.width),\(size.height)", "--screenshot=\(file.path)",
+                                              "http://127.0.0.1:\(port)/_player.html?\(query)&fill=1"], folder: folder, timeout: timeout)
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    throw ExternalTool.Failure(command: "chromium --screenshot", message: "no screenshot: \(output.standardError.suffix(600))")
+                }
+            }
+            screenshot = file
+        }
+        return Result(report: report, screenshot: screenshot)
+    }
+
+    /// The mean and variance of a picture's luma (decoded to 8-bit gray by ffmpeg): a black or blank
+    /// picture has a variance near zero.
+    /// - Parameter image: a PNG (or any picture ffmpeg reads).
+    /// - Returns: the mean (0…255) and the variance of the gray values, and their count.
+    /// - Throws: ``ExternalTool/Failure`` if ffmpeg fails or the picture is empty.
+    public static func grayStatistics(of image: URL) throws -> (mean: Double, variance: Double, count: Int) {
+        let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", image.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let values = [UInt8](output.standardOutput)
+        guard !values.isEmpty else { throw ExternalTool.Failure(command: "ffmpeg \(image.path)", message: "no pixels") }
+        let mean = values.reduce(0.0) { $0 + Double($1) } / Double(values.count)
+        let variance = values.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(values.count)
+        return (mean, variance, values.count)
+    }
+
+    // MARK: - Running
+
+    /// Starts the HTTP server on a free port of 24000–24999, runs `body`, stops the server.
+    private static func withServer<T>(folder: URL, timeout: Int, _ body: (Int) throws -> T) throws -> T {
+        guard let python = ExternalTool.path(of: "python3") else {
+            throw ExternalTool.Failure(command: "python3", message: "python3 is not installed")
+        }
+        var lastFailure = "no port tried"
+        for _ in 0..<8 {
+            let port = Int.random(in: 24000...24999)
+            let ready = folder.appendingPathComponent("_server-ready-\(port)")
+            let reportFile = folder.appendingPathComponent("_report.json")
+            try? FileManager.default.removeItem(at: ready)
+            try? FileManager.default.removeItem(at: reportFile)
+            let server = Process()
+            server.executableURL = URL(fileURLWithPath: python)
+            server.arguments = [folder.appendingPathComponent("_server.py").path, folder.path, String(port), reportFile.path, ready.path, String(timeout)]
+            server.standardInput = FileHandle.nullDevice
+            server.standardOutput = FileHandle.nullDevice
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            defer {
+                stop(server)
+                try? FileManager.default.removeItem(at: ready)
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while server.isRunning, !FileManager.default.fileExists(atPath: ready.path), Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            guard server.isRunning, FileManager.default.fileExists(atPath: ready.path) else {
+                lastFailure = "the server did not start on port \(port)"
+                continue
+            }
+            return try body(port)
+        }
+        throw ExternalTool.Failure(command: "python3 _server.py", message: lastFailure)
+    }
+
+    /// Stops a process this harness started: `SIGTERM`, then `SIGKILL` after 2 s (a child can inherit a
+    /// signal mask that blocks `SIGTERM` from the test runner's thread).
+    private static func stop(_ process: Process) {
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Runs headless Chromium with a profile of its own, bounded by `timeout -k 5`.
+    private static func runChromium(_ arguments: [String], folder: URL, timeout: Int) throws -> ExternalTool.Output {
+        let profile = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let flags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
+                     "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
+                     "--user-data-dir=\(profile.path)"]
+        return try ExternalTool.run("timeout", ["-k", "5", String(timeout + 10), chromium] + flags + arguments)
+    }
+
+    /// The JSON report in the dumped DOM's `<pre id="result">`.
+    private static func parseReport(fromDOM dom: String, stderr: String) throws -> Report {
+        guard let tag = dom.range(of: "<pre id=\"result\""), let open = dom.range(of: ">", range: tag.upperBound..<dom.endIndex),
+              let close = dom.range(of: "</pre>", range: open.upperBound..<dom.endIndex) else {
+            throw ExternalTool.Failure(command: "chromium --dump-dom", message: "no report in the page: \(dom.prefix(300)) \(stderr.suffix(600))")
+        }
+        let text = String(dom[open.upperBound..<close.lowerBound])
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        guard text != "pending" else {
+            throw ExternalTool.Failure(command: "chromium --dump-dom", message: "the page did not finish (timeout?): \(stderr.suffix(600))")
+        }
+        do {
+            return try JSONDecoder().decode(Report.self, from: Data(text.utf8))
+        } catch {
+            throw ExternalTool.Failure(command: "chromium --dump-dom", message: "unreadable report \(text): \(error)")
+        }
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~/"))) ?? text
+    }
+
+    // MARK: - The page and the server
+
+    /// The player page: `?mp4=NAME` plays a file in `<video>`; `?playlist=NAME[&codecs=…]` appends an
+    /// HLS playlist's init and media segments to a MediaSource source buffer, then plays to the end.
+    static let page = #"""
+    <!DOCTYPE html>
+    <html><head><meta charset="utf-8"><title>pending</title></head>
+    <body style="margin:0;background:#000;overflow:hidden">
+    <video id="v" muted playsinline style="display:block;width:320px;height:240px"></video>
+    <pre id="result" style="color:#fff">pending</pre>
+    <img src="/hold" alt="" style="display:none">
+    <script>
+    const params = new URLSearchParams(location.search);
+    const video = document.getElementById('v');
+    if (params.get('fill')) { video.style.width = '100vw'; video.style.height = '100vh'; video.style.objectFit = 'fill'; }
+    const errors = [];
+    function report(o) {
+      const t = JSON.stringify(o); document.title = t; document.getElementById('result').textContent = t;
+      navigator.sendBeacon('/report', t);
+    }
+    async function load(url) {
+      const r = await fetch(url, { cache: 'no-store' }); if (!r.ok) throw new Error('GET ' + url + ': ' + r.status);
+      return r.arrayBuffer();
+    }
+    function attribute(line, name) {
+      const m = new RegExp('(?:^|[:,])' + name + '=("[^"]*"|[^,]*)').exec(line);
+      return m ? m[1].replace(/^"|"$/g, '') : null;
+    }
+    async function readPlaylist(url, codecs) {
+      const text = new TextDecoder().decode(await load(url));
+      const lines = text.split(/\r?\n/);
+      if (lines[0] !== '#EXTM3U') throw new Error('not a playlist: ' + lines[0]);
+      let init = null, pendingInf = null; const segments = [];
+      for (let i = 0; i < lines.length; i++) {
+        const l = lines[i];
+        if (l.startsWith('#EXT-X-STREAM-INF:')) {
+          const next = lines.slice(i + 1).find(x => x && !x.startsWith('#'));
+          return readPlaylist(new URL(next, url).href, attribute(l, 'CODECS'));
+        }
+        if (l.startsWith('#EXT-X-MAP:')) init = new URL(attribute(l, 'URI'), url).href;
+        else if (l && !l.startsWith('#')) segments.push(new URL(l, url).href);
+      }
+      if (!init) throw new Error('no EXT-X-MAP');
+      return { init, segments, codecs };
+    }
+    function append(sb, data) {
+      return new Promise((resolve, reject) => {
+        const ok = () => { sb.removeEventListener('error', bad); resolve(); };
+        const bad = () => { sb.removeEventListener('updateend', ok); reject(new Error('appendBuffer failed')); };
+        sb.addEventListener('updateend', ok, { once: true }); sb.addEventListener('error', bad, { once: true });
+        sb.appendBuffer(data);
+      });
+    }
+    function playToEnd() {
+      return new Promise((resolve) => {
+        if (video.ended) return resolve();
+        video.addEventListener('ended', resolve, { once: true });
+        video.play().catch(e => { errors.push('play: ' + e); resolve(); });
+      });
+    }
+    function quality(extra) {
+      const q = video.getVideoPlaybackQuality();
+      return Object.assign({ done: errors.length === 0, errors, duration: video.duration, currentTime: video.currentTime,
+        totalVideoFrames: q.totalVideoFrames, droppedVideoFrames: q.droppedVideoFrames,
+        width: video.videoWidth, height: video.videoHeight }, extra);
+    }
+    async function playMP4(name) {
+      video.src = name;
+      await playToEnd();
+      return quality({});
+    }
+    function find(bytes, type, from) {
+      const t = [...type].map(c => c.charCodeAt(0));
+      for (let i = from || 0; i + 4 <= bytes.length; i++) if (bytes[i] === t[0] && bytes[i+1] === t[1] && bytes[i+2] === t[2] && bytes[i+3] === t[3]) return i;
+      return -1;
+    }
+    // Without CODECS, the codecs of the init segment's sample entries (as hls.js does): avcC's profile,
+    // constraints and level; esds's DecoderSpecificInfo object type.
+    function codecsOf(init) {
+      const b = new Uint8Array(init), found = [], hex = x => x.toString(16).padStart(2, '0');
+      const avcC = find(b, 'avcC');
+      if (avcC >= 0) found.push((find(b, 'avc3') >= 0 ? 'avc3.' : 'avc1.') + hex(b[avcC + 5]) + hex(b[avcC + 6]) + hex(b[avcC + 7]));
+      const esds = find(b, 'esds');
+      if (esds >= 0) {
+        for (let i = esds + 8; i < b.length - 2; i++) if (b[i] === 0x05) {
+          let j = i + 1; while (b[j] & 0x80) j++;
+          found.push('mp4a.40.' + (b[j + 1] >> 3)); break;
+        }
+      }
+      return found.join(',');
+    }
+    async function playHLS(name) {
+      const playlist = await readPlaylist(new URL(name, location.href).href, params.get('codecs'));
+      const { init, segments } = playlist;
+      const initData = await load(init);
+      const codecs = playlist.codecs || codecsOf(initData);
+      const mime = 'video/mp4; codecs="' + codecs + '"';
+      if (!MediaSource.isTypeSupported(mime)) throw new Error('not supported: ' + mime);
+      const ms = new MediaSource();
+      video.src = URL.createObjectURL(ms);
+      await new Promise(r => ms.addEventListener('sourceopen', r, { once: true }));
+      const sb = ms.addSourceBuffer(mime);
+      await append(sb, initData);
+      for (const s of segments) await append(sb, await load(s));
+      const buffered = []; for (let i = 0; i < sb.buffered.length; i++) buffered.push([sb.buffered.start(i), sb.buffered.end(i)]);
+      ms.endOfStream();
+      await playToEnd();
+      return quality({ segments: segments.length, buffered, codecs });
+    }
+    video.addEventListener('error', () => errors.push('video: ' + (video.error ? video.error.code + ' ' + video.error.message : '?')));
+    (params.get('mp4') ? playMP4(params.get('mp4')) : playHLS(params.get('playlist')))
+      .then(r => report(r), e => { errors.push(String(e)); report({ done: false, errors }); });
+    </script></body></html>
+    """#
+
+    /// The loopback server: serves the folder; `GET /hold` answers once `POST /report` has come (or the
+    /// timeout passed); it writes the report and stops by itself after the timeout.
+    static let serverScript = #"""
+    import functools, http.server, sys, threading
+    directory, port, report_path, ready_path, timeout = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], float(sys.argv[5])
+    reported = threading.Event()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if self.path.startswith('/hold'):
+                reported.wait(timeout)
+                self.send_response(204)
+                self.send_header('Cache-Control', 'no-store')
+                self.end_headers()
+                return
+            super().do_GET()
+
+        def do_POST(self):
+            body = self.rfile.read(min(int(self.headers.get('Content-Length', '0')), 1 << 20))
+            if self.path.startswith('/report'):
+                with open(report_path, 'wb') as f:
+                    f.write(body)
+                reported.set()
+            self.send_response(204)
+            self.end_headers()
+
+    http.server.SimpleHTTPRequestHandler.extensions_map.update({'.m4s': 'video/iso.segment', '.m3u8': 'application/vnd.apple.mpegurl', '.mp4': 'video/mp4'})
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', port), functools.partial(Handler, directory=directory))
+    server.daemon_threads = True
+    threading.Timer(timeout + 20, server.shutdown).start()
+    open(ready_path, 'w').close()
+    server.serve_forever()
+    """#
+}
