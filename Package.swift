@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HEVC", targets: ["HEVC"]),
         .library(name: "AAC", targets: ["AAC"]),
         .library(name: "Containers", targets: ["Containers"]),
+        .library(name: "RTP", targets: ["RTP"]),
         .library(name: "CodecInterface", targets: ["CodecInterface"]),
         .library(name: "Codecs", targets: ["Codecs"]),
     ],
@@ -50,6 +51,7 @@ let package = Package(
         ]),
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
+        .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         // Layer 6
@@ -75,6 +77,7 @@ let package = Package(
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX", "TestSupport"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
