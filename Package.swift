@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "CodecInterface", targets: ["CodecInterface"]),
         .library(name: "Codecs", targets: ["Codecs"]),
+        .library(name: "Transport", targets: ["Transport"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
     // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
@@ -54,6 +55,7 @@ let package = Package(
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
+        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream"]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
@@ -65,7 +67,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "Transport"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
