@@ -59,6 +59,7 @@ let package = Package(
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
+            "RTP", "Transport", "POSIX",
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
@@ -86,6 +87,8 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "TestSupport"]),
+        // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
+        .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -25,13 +25,15 @@ struct GStreamerRTSPServer {
     ///   - directory: where the script and the logs go.
     ///   - user: with `password`, the Basic credentials it demands (none by default).
     ///   - password: the password.
+    ///   - digest: whether it demands Digest (MD5) instead of Basic.
     /// - Throws: if it does not start or never listens.
-    init(port: UInt16, in directory: URL, user: String? = nil, password: String? = nil) async throws {
+    init(port: UInt16, in directory: URL, user: String? = nil, password: String? = nil, digest: Bool = false) async throws {
         let authentication = if let user, let password {
             """
             a = GstRtspServer.RTSPAuth(); t = GstRtspServer.RTSPToken()
             t.set_string("media.factory.role", "user")
-            a.add_basic(GstRtspServer.RTSPAuth.make_basic("\(user)", "\(password)"), t); s.set_auth(a)
+            \(Self.credentialLine(user: user, password: password, digest: digest))
+            s.set_auth(a)
             p = GstRtspServer.RTSPPermissions(); p.add_role("user"); p.add_permission_for_role("user", "media.factory.access", True)
             p.add_permission_for_role("user", "media.factory.construct", True); f.set_permissions(p)
             """
@@ -56,6 +58,13 @@ struct GStreamerRTSPServer {
             await process.stop()
             throw TestFailure("the GStreamer RTSP server did not listen on \(port)\n\(process.logs)")
         }
+    }
+
+    /// The Python line that registers the user for Basic or Digest.
+    private static func credentialLine(user: String, password: String, digest: Bool) -> String {
+        digest
+            ? "a.add_digest(\"\(user)\", \"\(password)\", t); from gi.repository import GstRtsp; a.set_supported_methods(GstRtsp.RTSPAuthMethod.DIGEST)"
+            : "a.add_basic(GstRtspServer.RTSPAuth.make_basic(\"\(user)\", \"\(password)\"), t)"
     }
 
     /// Stops the server.

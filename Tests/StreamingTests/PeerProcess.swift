@@ -19,20 +19,20 @@ final class PeerProcess: @unchecked Sendable {
     init(_ name: String, _ arguments: [String], logsIn directory: URL) throws {
         command = ([name] + arguments).joined(separator: " ")
         guard let executable = name.contains("/") ? name : ExternalTool.path(of: name) else {
-            throw ExternalTool.Failure(command: command, message: "\(name) is not installed")
+            throw TestFailure("\(command): \(name) is not installed")
         }
         let tag = UUID().uuidString.prefix(8)
         let base = (name as NSString).lastPathComponent
         outURL = directory.appendingPathComponent("\(base)-\(tag).out")
         errURL = directory.appendingPathComponent("\(base)-\(tag).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        do { try process.run() } catch { throw ExternalTool.Failure(command: command, message: "cannot start: \(error)") }
+        do { try process.run() } catch { throw TestFailure("\(command): cannot start: \(error)") }
     }
 
     /// Whether it still runs.
