@@ -68,7 +68,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "Transport"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "Transport", "RTP"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
@@ -86,13 +86,9 @@ let package = Package(
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
-<<<<<<< HEAD
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
-=======
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
->>>>>>> rtsp
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
