@@ -46,9 +46,9 @@ public final class RTSPClient: Sendable {
     /// - Returns: the SDP and the base URL of its tracks.
     /// - Throws: ``RTSPClientError``.
     public func describe() async throws(RTSPClientError) -> Description {
-        let response = try await core.control.request("DESCRIBE", core.url.requestURL, headers: [("Accept", "application/sdp")])
+        let response = try await core.control.request(.describe, core.url.requestURL, headers: ["Accept": "application/sdp"])
         guard !response.body.isEmpty else { throw .missing("SDP body", method: "DESCRIBE") }
-        let contentBase = response["Content-Base"] ?? response["Content-Location"] ?? core.url.requestURL
+        let contentBase = response.headers["Content-Base"] ?? response.headers["Content-Location"] ?? core.url.requestURL
         base.value = contentBase
         return Description(sdp: String(decoding: response.body, as: UTF8.self), contentBase: contentBase)
     }
@@ -66,7 +66,7 @@ public final class RTSPClient: Sendable {
     /// PLAY (RFC 2326 §10.5), then keep-alive until ``teardown()``.
     /// - Throws: ``RTSPClientError``.
     public func play() async throws(RTSPClientError) {
-        try await core.start("PLAY", target: base.value)
+        try await core.start(.play, target: base.value)
     }
 
     /// Sends an RTCP packet (a receiver report) on a track.
@@ -75,7 +75,7 @@ public final class RTSPClient: Sendable {
     ///   - track: the track.
     /// - Throws: ``RTSPClientError``.
     public func send(rtcp: [UInt8], track: Int) async throws(RTSPClientError) {
-        try await core.send(RTSPMediaPacket(track: track, isControl: true, bytes: rtcp))
+        try await core.send(rtcp, track: track, isControl: true)
     }
 
     /// TEARDOWN (RFC 2326 §10.7) and closes the connection and the sockets; ``packets`` ends.

@@ -16,6 +16,8 @@ public enum RTSPClientError: Error, Hashable, Sendable, CustomStringConvertible 
     case timedOut(method: String, seconds: Int)
     /// The server's answer lacks what the next step needs (for example a Session header).
     case missing(String, method: String)
+    /// An RTP or RTCP packet too large for an interleaved frame (65535 bytes).
+    case packetTooLarge(Int)
     /// A track number that ``RTSPClient/setup(control:transport:)`` never gave out.
     case unknownTrack(Int)
 
@@ -31,6 +33,7 @@ public enum RTSPClientError: Error, Hashable, Sendable, CustomStringConvertible 
         case .connectionClosed: return "the server closed the RTSP connection"
         case let .timedOut(method, seconds): return "\(method): no answer within \(seconds) s"
         case let .missing(what, method): return "\(method): the answer has no \(what)"
+        case let .packetTooLarge(count): return "a packet of \(count) bytes does not fit an interleaved frame (65535 at most)"
         case let .unknownTrack(track): return "no track \(track) was set up"
         }
     }

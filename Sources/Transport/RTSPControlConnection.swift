@@ -1,28 +1,28 @@
+import Bitstream
 import POSIX
 import Synchronization
 
-/// The TCP connection of an RTSP client or publisher: it sends requests with increasing CSeq, matches
-/// each response to its request, answers authentication challenges (RFC 2617 Basic and Digest) by sending
-/// the request again, and hands interleaved frames (RFC 2326 §10.12) to a handler. One reader task reads
-/// the socket; requests may come from any task.
+/// The TCP connection of an RTSP client or publisher: it sends requests (``RTSPRequest``) with increasing
+/// CSeq, matches each response to its request, answers a 401 challenge once with the credentials
+/// (``RTSPClientAuthenticator``: Digest MD5, else Basic) and authorizes every later request, and hands
+/// interleaved frames (RFC 2326 §10.12) to a handler. One reader task reads the socket through
+/// ``RTSPStreamParser`` (hard caps on lines, headers and bodies); requests may come from any task.
 final class RTSPControlConnection: Sendable {
     private struct State {
         var sequence = 0
         var waiting: [Int: CheckedContinuation<Result<RTSPResponse, RTSPClientError>, Never>] = [:]
-        var session: String?
-        var authorizer: RTSPAuthorizer?
+        var session: RTSPSessionHeader?
+        var authenticator: RTSPClientAuthenticator?
         var failure: RTSPClientError?
     }
 
-    /// What the connection tells its owner.
-    typealias FrameHandler = @Sendable (_ channel: UInt8, _ payload: [UInt8]) -> Void
+    /// Called with each interleaved frame's channel and payload, on the reader task.
+    typealias FrameHandler = @Sendable (_ channel: UInt8, _ payload: ByteView) -> Void
 
     let connection: TCPConnection
     let url: RTSPURL
-    private let credentials: RTSPCredentials?
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let reader = Mutex<Task<Void, Never>?>(nil)
-    private let userAgent = "StreamKit"
     /// How long a request waits for its answer.
     static let answerTimeout: Duration = .seconds(10)
 
@@ -35,18 +35,15 @@ final class RTSPControlConnection: Sendable {
     /// - Throws: ``RTSPClientError``.
     init(url: RTSPURL, credentials: RTSPCredentials?, on loop: EventLoop, onFrame: @escaping FrameHandler) async throws(RTSPClientError) {
         self.url = url
-        self.credentials = credentials
+        state = Mutex(State(authenticator: credentials.map { RTSPClientAuthenticator(user: $0.user, password: $0.password) }))
+        let address = try url.socketAddress()
         do {
-            connection = try await TCPConnection.connect(to: try url.socketAddress(), on: loop)
-        } catch let error as TransportError {
-            throw .transport(error)
-        } catch let error as RTSPClientError {
-            throw error
+            connection = try await TCPConnection.connect(to: address, on: loop)
         } catch {
-            throw .connectionClosed
+            throw .transport(error)
         }
         let task = Task { [self] in
-            var framer = RTSPMessageFramer()
+            var parser = RTSPStreamParser()
             var buffer = [UInt8](repeating: 0, count: 65_536)
             var failure = RTSPClientError.connectionClosed
             reading: while true {
@@ -56,19 +53,19 @@ final class RTSPControlConnection: Sendable {
                     break
                 }
                 guard count > 0 else { break }
-                framer.append(buffer[0..<count])
-                do throws(RTSPClientError) {
-                    while let message = try framer.next() {
-                        switch message {
-                        case let .interleaved(channel, payload): onFrame(channel, payload)
+                parser.append(Array(buffer[0..<count]))
+                do throws(RTSPParseError) {
+                    while let item = try parser.next() {
+                        switch item {
+                        case let .interleaved(frame): onFrame(frame.channel, frame.payload)
                         case let .response(response):
-                            let waiter = state.withLock { state in response.sequenceNumber.flatMap { state.waiting.removeValue(forKey: $0) } }
+                            let waiter = state.withLock { state in response.cseq.flatMap { state.waiting.removeValue(forKey: $0) } }
                             waiter?.resume(returning: .success(response))
                         case .request: continue  // RFC 2326 lets a server ask (ANNOUNCE, GET_PARAMETER); nothing here needs it
                         }
                     }
                 } catch {
-                    failure = error
+                    failure = .malformedResponse("\(error)")
                     break reading
                 }
             }
@@ -82,8 +79,8 @@ final class RTSPControlConnection: Sendable {
         reader.withLock { $0 = task }
     }
 
-    /// The session identifier the server gave (without its `;timeout=`), once it gave one.
-    var session: String? { state.withLock { $0.session } }
+    /// The session the server gave (identifier and timeout), once it gave one.
+    var session: RTSPSessionHeader? { state.withLock { $0.session } }
 
     /// Sends a request and waits for its answer; a 401 is answered once with the credentials.
     /// - Parameters:
@@ -95,43 +92,48 @@ final class RTSPControlConnection: Sendable {
     /// - Throws: ``RTSPClientError/refused(method:status:reason:)`` for any other status,
     ///   ``RTSPClientError/unauthorized(method:challenge:)`` when credentials are missing or refused.
     @discardableResult
-    func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) async throws(RTSPClientError) -> RTSPResponse {
+    func request(_ method: RTSPMethod, _ target: String, headers: RTSPHeaders = RTSPHeaders(), body: [UInt8] = []) async throws(RTSPClientError) -> RTSPResponse {
         var response = try await send(method, target, headers: headers, body: body)
-        if response.status == 401 {
-            let challenges = response.values(of: "WWW-Authenticate")
-            guard let credentials, let authorizer = RTSPAuthorizer(challenges: challenges, credentials: credentials) else {
-                throw .unauthorized(method: method, challenge: challenges.joined(separator: ", "))
+        if response.status.code == RTSPStatus.unauthorized.code {
+            let challenges = response.headers.values(for: "WWW-Authenticate")
+            let accepted = state.withLock { state -> Bool in
+                guard var authenticator = state.authenticator else { return false }
+                let accepted = authenticator.accept(challenges: challenges)
+                state.authenticator = authenticator
+                return accepted
             }
-            state.withLock { $0.authorizer = authorizer }
+            guard accepted else { throw .unauthorized(method: method.rawValue, challenge: challenges.joined(separator: ", ")) }
             response = try await send(method, target, headers: headers, body: body)
-            if response.status == 401 { throw .unauthorized(method: method, challenge: "the credentials were refused") }
+            if response.status.code == RTSPStatus.unauthorized.code {
+                throw .unauthorized(method: method.rawValue, challenge: "the credentials were refused")
+            }
         }
-        guard (200..<300).contains(response.status) else { throw .refused(method: method, status: response.status, reason: response.reason) }
-        if let session = response["Session"] {
-            let identifier = String(session.split(separator: ";").first ?? "").trimmingSpaces()
-            state.withLock { $0.session = identifier }
+        guard (200..<300).contains(response.status.code) else {
+            throw .refused(method: method.rawValue, status: response.status.code, reason: response.status.reason)
+        }
+        if let value = response.headers["Session"], let session = try? RTSPSessionHeader(parsing: value) {
+            state.withLock { $0.session = session }
         }
         return response
     }
 
-    private func send(_ method: String, _ target: String, headers: [(String, String)], body: [UInt8]) async throws(RTSPClientError) -> RTSPResponse {
+    private func send(_ method: RTSPMethod, _ target: String, headers: RTSPHeaders, body: [UInt8]) async throws(RTSPClientError) -> RTSPResponse {
         let (sequence, session, authorization, failure) = state.withLock { state in
             state.sequence += 1
-            return (state.sequence, state.session, state.authorizer?.authorization(method: method, uri: target), state.failure)
+            let authorization = state.authenticator?.hasChallenge == true ? state.authenticator?.authorization(method: method, uri: target) : nil
+            return (state.sequence, state.session, authorization, state.failure)
         }
         if let failure { throw failure }
-        var text = "\(method) \(target) RTSP/1.0\r\nCSeq: \(sequence)\r\nUser-Agent: \(userAgent)\r\n"
-        if let session { text += "Session: \(session)\r\n" }
-        if let authorization { text += "Authorization: \(authorization)\r\n" }
-        for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        if !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
-        text += "\r\n"
-        let bytes = Array(text.utf8) + body
+        var request = RTSPRequest(method: method, uri: target, cseq: sequence, headers: headers, body: body)
+        request.headers.set("User-Agent", "StreamKit")
+        if let session { request.headers.set("Session", session.identifier) }
+        if let authorization { request.headers.set("Authorization", authorization) }
+        let bytes = request.serialized()
         let timeout = Task { [self] in
             try? await Task.sleep(for: Self.answerTimeout)
             guard !Task.isCancelled else { return }
             let waiter = state.withLock { $0.waiting.removeValue(forKey: sequence) }
-            waiter?.resume(returning: .failure(.timedOut(method: method, seconds: Int(Self.answerTimeout.components.seconds))))
+            waiter?.resume(returning: .failure(.timedOut(method: method.rawValue, seconds: Int(Self.answerTimeout.components.seconds))))
         }
         defer { timeout.cancel() }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RTSPResponse, RTSPClientError>, Never>) in
@@ -140,7 +142,10 @@ final class RTSPControlConnection: Sendable {
                 state.waiting[sequence] = continuation
                 return nil
             }
-            if let failed { continuation.resume(returning: .failure(failed)) }
+            if let failed {
+                continuation.resume(returning: .failure(failed))
+                return
+            }
             Task { [self] in
                 do throws(TransportError) { try await connection.write(bytes) } catch {
                     let waiter = state.withLock { $0.waiting.removeValue(forKey: sequence) }
@@ -155,11 +160,9 @@ final class RTSPControlConnection: Sendable {
     /// - Parameters:
     ///   - payload: the RTP or RTCP packet (at most 65535 bytes).
     ///   - channel: the channel SETUP agreed for it.
-    /// - Throws: ``RTSPClientError/transport(_:)``.
+    /// - Throws: ``RTSPClientError/transport(_:)``; ``RTSPClientError/packetTooLarge(_:)`` past 65535 bytes.
     func sendInterleaved(_ payload: [UInt8], channel: UInt8) async throws(RTSPClientError) {
-        guard payload.count <= 0xFFFF else { throw .malformedResponse("an interleaved packet of \(payload.count) bytes, over 65535") }
-        var frame = [UInt8(ascii: "$"), channel, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        frame.append(contentsOf: payload)
+        guard let frame = RTSPInterleavedFrame.serialized(channel: channel, payload: payload) else { throw .packetTooLarge(payload.count) }
         do { try await connection.write(frame) } catch { throw .transport(error) }
     }
 

@@ -9,21 +9,23 @@ public enum RTSPLowerTransport: String, Sendable, Hashable, CustomStringConverti
     public var description: String { rawValue }
 }
 
-/// One packet a client or publisher moves: which track, whether RTCP, the bytes.
+import Bitstream
+
+/// One packet a client or publisher received: which track, whether RTCP, the bytes.
 public struct RTSPMediaPacket: Sendable, Hashable {
     /// The track, in the order of ``RTSPClient/setup(control:transport:)`` calls (0, 1…).
     public var track: Int
     /// Whether it is RTCP (else RTP).
     public var isControl: Bool
-    /// The packet.
-    public var bytes: [UInt8]
+    /// The packet: a view into the datagram or the interleaved frame it arrived in.
+    public var bytes: ByteView
 
     /// Creates a packet.
     /// - Parameters:
     ///   - track: the track.
     ///   - isControl: whether it is RTCP.
     ///   - bytes: the packet.
-    public init(track: Int, isControl: Bool, bytes: [UInt8]) {
+    public init(track: Int, isControl: Bool, bytes: ByteView) {
         self.track = track
         self.isControl = isControl
         self.bytes = bytes

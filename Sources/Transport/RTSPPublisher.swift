@@ -7,7 +7,7 @@
 /// try await publisher.announce(sdp: sdpText)
 /// let video = try await publisher.setup(control: "trackID=0", transport: .udp)
 /// try await publisher.record()
-/// try await publisher.send(RTSPMediaPacket(track: video, isControl: false, bytes: rtpPacket))
+/// try await publisher.send(rtpPacket, track: video)
 /// await publisher.teardown()
 /// ```
 public final class RTSPPublisher: Sendable {
@@ -33,7 +33,7 @@ public final class RTSPPublisher: Sendable {
     /// - Parameter sdp: the SDP text; each track's `a=control` is what ``setup(control:transport:)`` names.
     /// - Throws: ``RTSPClientError``.
     public func announce(sdp: String) async throws(RTSPClientError) {
-        try await core.control.request("ANNOUNCE", core.url.requestURL, headers: [("Content-Type", "application/sdp")], body: Array(sdp.utf8))
+        try await core.control.request(.announce, core.url.requestURL, headers: ["Content-Type": "application/sdp"], body: Array(sdp.utf8))
     }
 
     /// SETUP of one track for recording.
@@ -49,14 +49,17 @@ public final class RTSPPublisher: Sendable {
     /// RECORD (RFC 2326 §10.11), then keep-alive until ``teardown()``.
     /// - Throws: ``RTSPClientError``.
     public func record() async throws(RTSPClientError) {
-        try await core.start("RECORD", target: core.url.requestURL)
+        try await core.start(.record, target: core.url.requestURL)
     }
 
     /// Sends one RTP or RTCP packet on a set-up track (waits while the socket's buffer is full).
-    /// - Parameter packet: the packet.
+    /// - Parameters:
+    ///   - bytes: the packet.
+    ///   - track: the track from ``setup(control:transport:)``.
+    ///   - isControl: whether it is RTCP (a sender report), else RTP.
     /// - Throws: ``RTSPClientError``.
-    public func send(_ packet: RTSPMediaPacket) async throws(RTSPClientError) {
-        try await core.send(packet)
+    public func send(_ bytes: [UInt8], track: Int, isControl: Bool = false) async throws(RTSPClientError) {
+        try await core.send(bytes, track: track, isControl: isControl)
     }
 
     /// TEARDOWN and closes the connection and the sockets.

@@ -1,3 +1,4 @@
+import Bitstream
 import POSIX
 import Synchronization
 
@@ -11,8 +12,6 @@ final class RTSPSessionCore: Sendable {
     private let loop: EventLoop
     private let tracks = Mutex<[RTSPTrackChannel]>([])
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let timeoutSeconds = Mutex(60)
-    private let keepAliveMethod = Mutex("GET_PARAMETER")
     /// The most packets waiting for a slow reader; beyond it the newest are dropped (and the receiver
     /// sees them as lost, by sequence number).
     static let packetQueueLimit = 8192
@@ -44,43 +43,34 @@ final class RTSPSessionCore: Sendable {
     /// - Returns: the track's number.
     func setup(_ target: String, transport: RTSPLowerTransport, record: Bool) async throws(RTSPClientError) -> Int {
         let track = tracks.withLock { $0.count }
-        let mode = record ? ";mode=record" : ""
         switch transport {
         case .tcp:
-            let channels = (UInt8(track * 2), UInt8(track * 2 + 1))
-            let response = try await control.request("SETUP", target, headers: [
-                ("Transport", "RTP/AVP/TCP;unicast;interleaved=\(channels.0)-\(channels.1)\(mode)"),
-            ])
-            noteTimeout(response)
-            var agreed = channels
-            if let header = response["Transport"], let pair = RTSPTrackChannel.pair("interleaved", in: header),
-               let rtp = UInt8(exactly: pair.0), let rtcp = UInt8(exactly: pair.1) {
-                agreed = (rtp, rtcp)
-            }
-            tracks.withLock { $0.append(RTSPTrackChannel(sockets: nil, peer: nil, channels: agreed)) }
+            let channels = UInt8(track * 2)...UInt8(track * 2 + 1)
+            let offer = RTSPTransportHeader(lowerTransport: .tcp, interleavedChannels: channels, mode: record ? "record" : nil)
+            let response = try await control.request(.setup, target, headers: ["Transport": offer.headerValue])
+            let agreed = response.headers["Transport"].flatMap { try? RTSPTransportHeader(parsing: $0) }?.interleavedChannels ?? channels
+            tracks.withLock { $0.append(RTSPTrackChannel(sockets: nil, peer: nil, channels: (agreed.lowerBound, agreed.upperBound))) }
         case .udp:
             let address = try url.socketAddress()
             let sockets = try RTSPTrackChannel.bindPortPair(family: address.family, on: loop)
+            let offer = RTSPTransportHeader(lowerTransport: .udp, clientPorts: sockets.rtp.localAddress.port...sockets.rtcp.localAddress.port,
+                                            mode: record ? "record" : nil)
             let response: RTSPResponse
-            do {
-                response = try await control.request("SETUP", target, headers: [
-                    ("Transport", "RTP/AVP;unicast;client_port=\(sockets.rtp.localAddress.port)-\(sockets.rtcp.localAddress.port)\(mode)"),
-                ])
+            do throws(RTSPClientError) {
+                response = try await control.request(.setup, target, headers: ["Transport": offer.headerValue])
             } catch {
                 sockets.rtp.close()
                 sockets.rtcp.close()
                 throw error
             }
-            noteTimeout(response)
-            guard let header = response["Transport"], let ports = RTSPTrackChannel.pair("server_port", in: header),
-                  let rtpPort = UInt16(exactly: ports.0), let rtcpPort = UInt16(exactly: ports.1) else {
+            guard let ports = response.headers["Transport"].flatMap({ try? RTSPTransportHeader(parsing: $0) })?.serverPorts else {
                 sockets.rtp.close()
                 sockets.rtcp.close()
                 throw .missing("server_port in the Transport header", method: "SETUP")
             }
             var rtpPeer = address, rtcpPeer = address
-            rtpPeer.port = rtpPort
-            rtcpPeer.port = rtcpPort
+            rtpPeer.port = ports.lowerBound
+            rtcpPeer.port = ports.count > 1 ? ports.upperBound : ports.lowerBound &+ 1
             let channel = RTSPTrackChannel(sockets: sockets, peer: (rtpPeer, rtcpPeer), channels: (UInt8(track * 2), UInt8(track * 2 + 1)))
             tracks.withLock { $0.append(channel) }
             startReceiving(sockets.rtp, track: track, isControl: false)
@@ -89,38 +79,29 @@ final class RTSPSessionCore: Sendable {
         return track
     }
 
-    private func noteTimeout(_ response: RTSPResponse) {
-        guard let session = response["Session"] else { return }
-        for parameter in session.split(separator: ";").dropFirst() {
-            let parts = parameter.split(separator: "=")
-            if parts.count == 2, parts[0].trimmingSpaces().lowercased() == "timeout", let seconds = Int(parts[1].trimmingSpaces()), seconds > 0 {
-                timeoutSeconds.withLock { $0 = seconds }
-            }
-        }
-    }
-
     private func startReceiving(_ socket: UDPSocket, track: Int, isControl: Bool) {
         let continuation = self.continuation
         let task = Task {
             while !Task.isCancelled {
                 guard let datagram = try? await socket.receive() else { return }
-                continuation.yield(RTSPMediaPacket(track: track, isControl: isControl, bytes: datagram.bytes))
+                continuation.yield(RTSPMediaPacket(track: track, isControl: isControl, bytes: ByteView(datagram.bytes)))
             }
         }
         tasks.withLock { $0.append(task) }
     }
 
     /// Sends PLAY or RECORD, then keeps the session alive.
-    func start(_ method: String, target: String) async throws(RTSPClientError) {
-        let headers: [(String, String)] = method == "PLAY" ? [("Range", "npt=0.000-")] : [("Range", "npt=0.000-")]
-        try await control.request(method, target, headers: headers)
-        if let options = try? await control.request("OPTIONS", url.requestURL), let public_ = options["Public"],
-           !public_.uppercased().contains("GET_PARAMETER") {
-            keepAliveMethod.withLock { $0 = "OPTIONS" }
+    func start(_ method: RTSPMethod, target: String) async throws(RTSPClientError) {
+        try await control.request(method, target, headers: ["Range": "npt=0.000-"])
+        var keepAlive = RTSPMethod.getParameter
+        if let options = try? await control.request(.options, url.requestURL), let methods = options.headers["Public"],
+           !RTSPMethod.methods(inPublicHeader: methods).contains(.getParameter) {
+            keepAlive = .options
         }
         let control = self.control, url = self.url
-        let interval = max(2, min(30, timeoutSeconds.withLock { $0 } / 2))
-        let method = keepAliveMethod.withLock { $0 }
+        // RFC 2326 §12.37: the session ends after `timeout` seconds (60 by default) without a request.
+        let interval = max(2, min(30, (control.session?.timeout ?? 60) / 2))
+        let method = keepAlive
         let task = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(interval))
@@ -135,27 +116,27 @@ final class RTSPSessionCore: Sendable {
     }
 
     /// Sends one packet on its track.
-    func send(_ packet: RTSPMediaPacket) async throws(RTSPClientError) {
-        let channel = tracks.withLock { $0.indices.contains(packet.track) ? $0[packet.track] : nil }
-        guard let channel else { throw .unknownTrack(packet.track) }
+    func send(_ bytes: [UInt8], track: Int, isControl: Bool) async throws(RTSPClientError) {
+        let channel = tracks.withLock { $0.indices.contains(track) ? $0[track] : nil }
+        guard let channel else { throw .unknownTrack(track) }
         if let sockets = channel.sockets, let peer = channel.peer {
             do {
-                if packet.isControl {
-                    try await sockets.rtcp.send(packet.bytes, to: peer.rtcp)
+                if isControl {
+                    try await sockets.rtcp.send(bytes, to: peer.rtcp)
                 } else {
-                    try await sockets.rtp.send(packet.bytes, to: peer.rtp)
+                    try await sockets.rtp.send(bytes, to: peer.rtp)
                 }
             } catch {
                 throw .transport(error)
             }
         } else {
-            try await control.sendInterleaved(packet.bytes, channel: packet.isControl ? channel.channels.rtcp : channel.channels.rtp)
+            try await control.sendInterleaved(bytes, channel: isControl ? channel.channels.rtcp : channel.channels.rtp)
         }
     }
 
     /// Sends TEARDOWN (errors ignored: the session ends either way) and closes everything.
     func teardown(target: String) async {
-        _ = try? await control.request("TEARDOWN", target)
+        _ = try? await control.request(.teardown, target)
         close()
     }
 

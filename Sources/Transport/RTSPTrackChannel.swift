@@ -36,19 +36,4 @@ struct RTSPTrackChannel: Sendable {
         throw .transport(lastError)
     }
 
-    /// The `a-b` port pair of a `Transport` parameter (`client_port=`, `server_port=`, `interleaved=`).
-    /// - Parameters:
-    ///   - name: the parameter name.
-    ///   - transport: the header value.
-    /// - Returns: the two numbers, the second defaulting to the first plus one.
-    static func pair(_ name: String, in transport: String) -> (Int, Int)? {
-        for parameter in transport.split(separator: ";") {
-            let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingSpaces().lowercased() == name else { continue }
-            let numbers = parts[1].split(separator: "-").compactMap { Int($0.trimmingSpaces()) }
-            guard let first = numbers.first else { return nil }
-            return (first, numbers.count > 1 ? numbers[1] : first + 1)
-        }
-        return nil
-    }
 }

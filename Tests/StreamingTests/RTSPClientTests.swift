@@ -13,12 +13,8 @@ import Transport
 struct RTSPClientTests {
     /// The `a=control` values of an SDP's media, in order (read with the RTP module's SDP parser).
     static func controls(of sdp: String) throws -> [(media: String, control: String)] {
-        var result: [(media: String, control: String)] = []
-        for line in sdp.split(whereSeparator: \.isNewline) {
-            if line.hasPrefix("m=") { result.append((String(line.dropFirst(2).prefix { $0 != " " }), "*")) }
-            if line.hasPrefix("a=control:"), !result.isEmpty { result[result.count - 1].control = String(line.dropFirst("a=control:".count)) }
-        }
-        return result
+        let description = try SessionDescription(parsing: sdp)
+        return description.media.map { ($0.media, $0.attribute("control") ?? "*") }
     }
 
     /// Plays for a while and returns the valid RTP packets per track and the RTCP packet count.
@@ -37,7 +33,7 @@ struct RTSPClientTests {
             var rtcp = 0
             for await packet in client.packets {
                 if packet.isControl { rtcp += 1; continue }
-                if let parsed = try? RTPPacket(parsing: ByteView(packet.bytes)) { rtp[packet.track, default: []].append(parsed) }
+                if let parsed = try? RTPPacket(parsing: packet.bytes) { rtp[packet.track, default: []].append(parsed) }
             }
             return (rtp, rtcp)
         }
