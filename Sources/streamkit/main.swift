@@ -5,7 +5,7 @@ import Foundation
 /// Every command, in the order `streamkit help` lists them.
 let commands: [OptionTable] = [
     RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
-    StreamCommand.table,
+    StreamCommand.table, ReceiveCommand.table,
 ]
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -42,6 +42,7 @@ do {
     case "encode": exit(try await EncodeCommand(parsed).run())
     case "decode": exit(try await DecodeCommand(parsed).run())
     case "stream": exit(try await StreamCommand(parsed).run())
+    case "receive": exit(try await ReceiveCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {
