@@ -25,6 +25,7 @@ public enum FuzzTargets {
         aac(bytes)
         analysers(bytes)
         fileReaders(bytes)
+        rtsp(bytes)
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.
