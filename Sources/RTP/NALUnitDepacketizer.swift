@@ -120,14 +120,15 @@ struct NALUnitDepacketizer: Sendable {
         }
         guard !building.nalUnits.isEmpty else { return }
         var isRandomAccess = false
+        var hasSlice = false
         for unit in building.nalUnits {
             let type = format.type(ofFirstByte: unit[0])
-            if format.isRandomAccess(type) || format.isRecoveryPointSEI(unit) {
-                isRandomAccess = true
-                break
-            }
+            if format.isSlice(type) { hasSlice = true }
+            if format.isRandomAccess(type) || format.isRecoveryPointSEI(unit) { isRandomAccess = true }
         }
-        if waitingForKeyFrame {
+        // A unit without a picture (parameter sets or SEI alone, as str0m sends them) depends on nothing and is
+        // needed by the key frame that ends the wait: it passes the gate.
+        if waitingForKeyFrame, hasSlice {
             guard isRandomAccess else {
                 emit(.withheld(RTPFrameLoss(timestamp: building.timestamp, firstSequenceNumber: building.first,
                                             lastSequenceNumber: building.last, reason: .waitingForKeyFrame)))
