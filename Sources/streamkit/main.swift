@@ -5,7 +5,7 @@ import Foundation
 /// Every command, in the order `streamkit help` lists them.
 let commands: [OptionTable] = [
     RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
-    StreamCommand.table, ReceiveCommand.table,
+    StreamCommand.table, ServeCommand.table, ReceiveCommand.table,
 ]
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -43,6 +43,7 @@ do {
     case "decode": exit(try await DecodeCommand(parsed).run())
     case "stream": exit(try await StreamCommand(parsed).run())
     case "receive": exit(try await ReceiveCommand(parsed).run())
+    case "serve": exit(try await ServeCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {
