@@ -29,6 +29,9 @@ struct ReceivingSession {
     private var statistics: [Int: ReceptionStatistics] = [:]
     private var synchronizer = StreamSynchronizer()
     private var firstTimestamps: [Int: (ssrc: UInt32, timestamp: UInt32)] = [:]
+    /// (RTP timestamp, arrival in seconds) of packets per track, for the A/V skew (a bounded sample).
+    private var arrivals: [Int: [(timestamp: UInt32, seconds: Double)]] = [:]
+    private static let arrivalSampleLimit = 20_000
     private var clockRates: [Int: Int] = [:]
     private var lossLines: [String] = []
     private var malformedRTCP = 0
@@ -103,6 +106,10 @@ struct ReceivingSession {
                 firstTimestamps[packet.track] = (header.ssrc, header.timestamp)
             }
             _ = statistics[packet.track]?.record(sequenceNumber: header.sequenceNumber, timestamp: header.timestamp, arrival: arrival)
+            if arrivals[packet.track, default: []].count < Self.arrivalSampleLimit {
+                let seconds = Double(arrival.components.seconds) + Double(arrival.components.attoseconds) / 1e18
+                arrivals[packet.track, default: []].append((header.timestamp, seconds))
+            }
         }
         if packet.track == videoTrack, var receiver = video {
             var units: [RTPAccessUnit] = []
@@ -184,10 +191,15 @@ struct ReceivingSession {
             lines.append("audio frames: \(audio.good) good, \(audio.lost) lost")
             lines.append(packetLine("audio", track: audioTrack, jitterBuffer: audio.jitterBuffer.statistics, malformed: 0))
         }
-        if let offset = audioVideoOffset {
-            lines.append("a/v offset: audio starts \(String(format: "%.1f", offset * 1000)) ms after video (from the sender reports)")
+        if let offset = audioVideoStartOffset {
+            lines.append("a/v start: the first audio packet is \(String(format: "%.1f", offset * 1000)) ms after the first video packet "
+                + "on the sender-report clock")
+        }
+        if let skew = audioVideoSkew {
+            lines.append("a/v sync: audio − video skew \(String(format: "%.1f", skew * 1000)) ms "
+                + "(sender-report clock minus arrival, median per stream)")
         } else if videoTrack != nil, audioTrack != nil {
-            lines.append("a/v offset: unknown (no sender report of both streams)")
+            lines.append("a/v sync: unknown (no sender report of both streams)")
         }
         return lines
     }
@@ -199,11 +211,32 @@ struct ReceivingSession {
             + "\(jitterBuffer.duplicates) duplicated, \(jitterBuffer.late) late, \(malformed) malformed; jitter \(jitter)"
     }
 
-    /// The first audio packet's time minus the first video packet's, on the common clock the sender reports set.
-    var audioVideoOffset: Double? {
+    /// The first audio packet's time minus the first video packet's, on the common clock the sender reports
+    /// set (zero for a sender whose streams both start at media time zero, when received from the start).
+    var audioVideoStartOffset: Double? {
         guard let videoTrack, let audioTrack, let first = firstTimestamps[videoTrack], let second = firstTimestamps[audioTrack],
               case let .placed(videoTime) = synchronizer.presentationTime(ssrc: first.ssrc, rtpTimestamp: first.timestamp),
               case let .placed(audioTime) = synchronizer.presentationTime(ssrc: second.ssrc, rtpTimestamp: second.timestamp) else { return nil }
         return audioTime.seconds - videoTime.seconds
+    }
+
+    /// How far audio and video are apart once the sender reports put both on one clock: per stream, the
+    /// median of (time on the common clock − arrival time) over its packets; the audio's minus the video's.
+    /// A sender whose streams are in sync, on a network without queueing, gives about zero.
+    var audioVideoSkew: Double? {
+        guard let videoTrack, let audioTrack, let video = lead(of: videoTrack), let audio = lead(of: audioTrack) else { return nil }
+        return audio - video
+    }
+
+    private func lead(of track: Int) -> Double? {
+        guard let ssrc = firstTimestamps[track]?.ssrc, let samples = arrivals[track], !samples.isEmpty else { return nil }
+        var leads: [Double] = []
+        leads.reserveCapacity(samples.count)
+        for sample in samples {
+            guard case let .placed(time) = synchronizer.presentationTime(ssrc: ssrc, rtpTimestamp: sample.timestamp) else { return nil }
+            leads.append(time.seconds - sample.seconds)
+        }
+        leads.sort()
+        return leads[leads.count / 2]
     }
 }

@@ -44,7 +44,7 @@ struct GStreamerRTSPServer {
             Gst.init(None)
             s = GstRtspServer.RTSPServer(); s.set_address("127.0.0.1"); s.set_service("\(port)")
             f = GstRtspServer.RTSPMediaFactory(); f.set_shared(True)
-            f.set_launch("( videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc tune=zerolatency threads=1 "
+            f.set_launch("( videotestsrc is-live=true pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! x264enc tune=zerolatency threads=1 "
                          "key-int-max=30 ! rtph264pay name=pay0 pt=96 config-interval=-1 audiotestsrc is-live=true ! "
                          "audio/x-raw,rate=48000,channels=2 ! avenc_aac ! rtpmp4gpay name=pay1 pt=97 )")
             \(authentication)
