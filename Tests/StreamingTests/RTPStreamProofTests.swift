@@ -13,7 +13,7 @@ struct RTPStreamProofTests {
         let sdp = directory.appendingPathComponent("our.sdp").path
         let saved = directory.appendingPathComponent("sent.\(codec)").path
         let received = directory.appendingPathComponent("received.md5").path
-        let common = ["testsrc", "rtp://127.0.0.1:\(port)", "--size", "320x240", "--codec", codec, "--gop", "30", "--mtu", "600"]
+        let common = ["stream", "testsrc", "rtp://127.0.0.1:\(port)", "--size", "320x240", "--codec", codec, "--gop", "30", "--mtu", "600"]
         // A first, one-frame run writes the SDP (ffmpeg must listen before the stream starts).
         try await Streamkit.run(common + ["--sdp", sdp, "--frames", "1"], in: directory)
         let ffmpeg = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-protocol_whitelist", "file,udp,rtp", "-i", sdp,
