@@ -43,17 +43,18 @@ struct PacketCapture {
         let verbose = try ExternalTool.check("tshark", arguments + ["-V"]).text
         var problems: [String] = []
         var sdpProblems = 0
-        var insideSDPProblem = false
+        // The indentation of a "[Malformed Packet: SDP]" line: the lines more indented below it are its details.
+        var sdpProblemIndent: Int?
         for line in verbose.split(separator: "\n") {
-            let isProblem = line.contains("Malformed") || line.contains("[Expert Info (Error")
+            let indent = line.prefix { $0 == " " }.count
             if line.contains("[Malformed Packet: SDP]") {
-                insideSDPProblem = true
+                sdpProblemIndent = indent
                 sdpProblems += 1
                 continue
             }
-            if insideSDPProblem, isProblem { continue }
-            insideSDPProblem = false
-            if isProblem { problems.append(String(line)) }
+            if let depth = sdpProblemIndent, indent > depth { continue }
+            sdpProblemIndent = nil
+            if line.contains("Malformed") || line.contains("[Expert Info (Error") { problems.append(String(line)) }
         }
         return (verbose, problems, sdpProblems)
     }
