@@ -26,6 +26,7 @@ public enum FuzzTargets {
         analysers(bytes)
         fileReaders(bytes)
         rtsp(bytes)
+        rtp(bytes)
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

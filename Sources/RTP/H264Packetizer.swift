@@ -59,6 +59,18 @@ public struct H264Packetizer: Sendable {
         try core.packetize(units, timestamp: RTPFrameInput.timestamp90kHz(frame.pts), body)
     }
 
+    /// Packetizes one access unit given as an Annex B byte stream (start codes before each NAL unit).
+    /// - Parameters:
+    ///   - annexB: the access unit's bytes; the NAL units are sent as views of them.
+    ///   - timestamp: the presentation time in 90 kHz units; the packetizer adds its timestamp offset.
+    ///   - body: receives each RTP packet; the bytes are valid only during the call.
+    /// - Throws: what `body` throws.
+    public mutating func packetize<Failure: Error>(
+        annexB: ByteView, timestamp: UInt32, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) {
+        try core.packetize(AnnexB.nalUnits(in: annexB), timestamp: timestamp, body)
+    }
+
     /// Packetizes one access unit into fresh arrays (one per packet; for tests and simple senders).
     /// - Parameters:
     ///   - nalUnits: the NAL units of the access unit.

@@ -57,6 +57,11 @@ struct NALUnitDepacketizer: Sendable {
         if let building = current, building.timestamp != packet.timestamp {
             var finished = building
             if gap != nil, finished.damage == nil { finished.damage = gap }
+            if fragmentActive {
+                // Its last NAL unit was cut: the E fragment never came before the next access unit.
+                fragmentActive = false
+                if finished.damage == nil { finished.damage = .fragmentWithoutEnd }
+            }
             finish(finished, emit)
             current = nil
         }

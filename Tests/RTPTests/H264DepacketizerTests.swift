@@ -70,6 +70,15 @@ func packet(_ sequence: UInt16, _ payload: [UInt8], timestamp: UInt32 = 1000, ma
         #expect(collected.frames.map(\.timestamp) == [0, 3000])
     }
 
+    @Test func aFragmentCutByTheNextTimestampLosesItsFrame() throws {
+        var depacketizer = H264Depacketizer(withholdsUntilKeyFrame: false)
+        let packets = [packet(1, [0x41, 1], timestamp: 0), packet(2, [0x7C, 0x81, 2], timestamp: 0),
+                       packet(3, [0x41, 3], timestamp: 3000, marker: true)]
+        let collected = try depacketizeH264(packets, &depacketizer)
+        #expect(collected.lost.map(\.reason) == [.fragmentWithoutEnd])
+        #expect(collected.frames.map(\.timestamp) == [3000])
+    }
+
     @Test func duplicatesAndLatePacketsAreNamed() throws {
         var depacketizer = H264Depacketizer()
         let packets = [packet(10, [0x65, 1], timestamp: 0, marker: true), packet(10, [0x65, 1], timestamp: 0, marker: true),

@@ -61,7 +61,7 @@ enum RTPPeers {
         let address = SocketAddress.loopback(.ipv4, port: port)
         for (index, datagram) in datagrams.enumerated() {
             _ = try datagram.withUnsafeBytes { try socket.send($0, to: address) }
-            if index % 8 == 7 { usleep(1000) }
+            if index % 2 == 1 { usleep(1000) }
         }
     }
 
