@@ -58,7 +58,7 @@ public struct ReceptionStatistics: Sendable, Hashable {
     private var expectedPrior: Int64 = 0
     private var receivedPrior: UInt64 = 0
     private var history = [UInt64](repeating: 0, count: ReceptionStatistics.historySize / 64)
-    private var lastArrival: Double?
+    private var lastArrival: Int64?
     private var lastTimestamp: UInt32 = 0
     private var jitterEstimate = 0.0
     private var lastSenderReport: UInt32 = 0
@@ -240,14 +240,17 @@ public struct ReceptionStatistics: Sendable, Hashable {
 
     /// A.8: D(i−1, i) = (Rᵢ − Rᵢ₋₁) − (Sᵢ − Sᵢ₋₁) in timestamp units; J += (|D| − J) / 16.
     private mutating func updateJitter(timestamp: UInt32, arrival: Duration) {
+        // Arrival in nanoseconds; the difference converted to timestamp units exactly where it can be.
         let components = arrival.components
-        let units = (Double(components.seconds) + Double(components.attoseconds) * 1e-18) * Double(clockRate)
+        let nanoseconds = components.seconds &* 1_000_000_000 &+ components.attoseconds / 1_000_000_000
         if let lastArrival {
+            let elapsed = nanoseconds &- lastArrival
+            let (product, overflow) = elapsed.multipliedReportingOverflow(by: Int64(clockRate))
+            let received = overflow ? Double(elapsed) * Double(clockRate) / 1e9 : Double(product) / 1e9
             let sent = Double(Int32(bitPattern: timestamp &- lastTimestamp))
-            let difference = (units - lastArrival) - sent
-            jitterEstimate += (abs(difference) - jitterEstimate) / 16
+            jitterEstimate += (abs(received - sent) - jitterEstimate) / 16
         }
-        lastArrival = units
+        lastArrival = nanoseconds
         lastTimestamp = timestamp
     }
 
