@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU per RTSP client of our server at 720p 2 Mbit/s H.264, with 1, 8 and 32 clients (ffmpeg, TCP interleaved
 # and UDP), against GStreamer's RTSP server (the peer) serving the same file to the same clients.
-#   scripts/benchmark-rtsp-server.sh [SECONDS]      (ports 20580-20699, loopback only)
+#   scripts/benchmark-rtsp-server.sh [SECONDS]      (ports 20580-20699 and 20800-20999, loopback only)
 # CPU is the server process's utime+stime from /proc/PID/stat over SECONDS, after a 2 s warm-up; the cost with
 # no client (replaying alone) is measured too. Prints CPU % of one core, per client, and the ratio to the peer.
 set -euo pipefail
@@ -29,7 +29,7 @@ ours=".build/release/streamkit-rtsp-benchmark-server"
 measure() {
     local server="$1" port="$2" transport="$3" count="$4" clients=() index
     for ((index = 0; index < count; index++)); do
-        ffmpeg -hide_banner -loglevel error -rtsp_transport "$transport" -min_port 20700 -max_port 20999 \
+        ffmpeg -hide_banner -loglevel error -rtsp_transport "$transport" -min_port 20800 -max_port 20999 \
             -i "rtsp://127.0.0.1:$port/$5" -c copy -f null - </dev/null >/dev/null 2>&1 &
         clients+=("$!"); pids+=("$!")
     done
@@ -59,9 +59,15 @@ PY
 our_pid=$!; pids+=("$our_pid")
 for _ in $(seq 1 150); do grep -q ready "$work/ours.out" 2>/dev/null && break; sleep 0.5; done
 grep -q ready "$work/ours.out" || { echo "our server did not start: $(cat "$work/ours.out")" >&2; exit 1; }
-/usr/bin/python3 "$work/gst.py" >"$work/gst.out" 2>&1 &
-gst_pid=$!; pids+=("$gst_pid")
-for _ in $(seq 1 40); do grep -q ready "$work/gst.out" 2>/dev/null && break; sleep 0.25; done
+# A fresh GStreamer server for each measurement, so its file plays from the start (it does not loop).
+gst_pid=""
+restart_gst() {
+    [ -n "$gst_pid" ] && { kill "$gst_pid" 2>/dev/null || true; wait "$gst_pid" 2>/dev/null || true; }
+    : >"$work/gst.out"
+    /usr/bin/python3 "$work/gst.py" >"$work/gst.out" 2>&1 &
+    gst_pid=$!; pids+=("$gst_pid")
+    for _ in $(seq 1 40); do grep -q ready "$work/gst.out" 2>/dev/null && break; sleep 0.25; done
+}
 
 printf "%-5s %-8s %10s %12s %10s %12s %8s\n" transport clients "ours %CPU" "ours/client" "gst %CPU" "gst/client" "ratio"
 idle="$(measure "$our_pid" 20580 tcp 0 live)"
@@ -69,6 +75,7 @@ printf "%-5s %-8s %10s\n" "-" 0 "$idle"
 for transport in tcp udp; do
     for count in 1 8 32; do
         o="$(measure "$our_pid" 20580 "$transport" "$count" live)"
+        restart_gst
         g="$(measure "$gst_pid" 20590 "$transport" "$count" live)"
         awk -v t="$transport" -v n="$count" -v o="$o" -v g="$g" -v i="$idle" 'BEGIN {
             op = (o - i) / n; gp = g / n

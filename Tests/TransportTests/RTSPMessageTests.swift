@@ -159,6 +159,15 @@ struct RTSPAuthenticationTests {
             (String(repeating: "1234567890", count: 8), "57edf4a22be3c955ac49da2e2107b67a"),
         ]
         for (input, digest) in vectors { #expect(MD5.hexDigest(input) == digest, "MD5(\"\(input)\")") }
+        // A million "a" (the long vector of the NIST/RFC test sets), fed in uneven pieces across block boundaries.
+        var md5 = MD5()
+        var fed = 0
+        for size in [1, 63, 64, 65, 127, 999] {
+            md5.update([UInt8](repeating: UInt8(ascii: "a"), count: size))
+            fed += size
+        }
+        md5.update([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000 - fed))
+        #expect(MD5.hex(md5.finalize()) == "7707d6ae4e027c70eea2a935c2296f21")
     }
 
     @Test("Digest response of the RFC 2617 §3.5 example; Basic of the RFC 7617 §2 example")

@@ -108,6 +108,37 @@ struct RTSPServerTests {
         // The stalled client's connection was closed by the server: once its buffers drain, the stream ends.
         try await clients[0].readRTP(until: Int.max)
         #expect(clients[0].sequenceNumbers.count < total)
+        // The drop was reported, naming the stalled client's session.
+        server.stop()
+        var events: [RTSPServerEvent] = []
+        for await event in server.events { events.append(event) }
+        let drops = events.compactMap { event -> String? in
+            if case let .slowClientDropped(session, _) = event { return session }
+            return nil
+        }
+        #expect(drops == [clients[0].session].compactMap { $0 })
+        #expect(events.filter { if case .playing = $0 { true } else { false } }.count == 8)
+    }
+
+    @Test("Over the connection cap, a client is answered 503 and closed; the others go on")
+    func connectionCap() async throws {
+        let port: UInt16 = 20568
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: 20676, maximumConnections: 2)
+        let server = try RTSPServer(configuration: configuration, on: loop)
+        defer { server.stop() }
+        server.start()
+        let first = try await RawRTSPClient(port: port, loop: loop)
+        let second = try await RawRTSPClient(port: port, loop: loop)
+        defer { first.close(); second.close() }
+        #expect(try await first.request(.options, "*").status == .ok)
+        #expect(try await second.request(.options, "*").status == .ok)
+        let third = try await RawRTSPClient(port: port, loop: loop)
+        defer { third.close() }
+        #expect(try await third.nextResponse().status == .serviceUnavailable)
+        #expect(try await first.request(.options, "*").status == .ok)
+        #expect(server.statistics.connectionsRefused == 1)
     }
 
     @Test("Hostile clients get an error and are closed; the server keeps serving everyone else")
@@ -247,7 +278,13 @@ struct RTSPServerTests {
         #expect(server.statistics.sessionsTimedOut == 1)
         #expect(server.statistics.sessions == 1)
         #expect(stream.statistics.playingClients == 1)
-        // The silent client was dropped: the server closed its connection.
+        // The silent client was dropped: the server closed its connection, and said so.
         await #expect(throws: (any Error).self) { _ = try await silent.request(.options, "*") }
+        server.stop()
+        var timedOut: [String] = []
+        for await event in server.events {
+            if case let .sessionTimedOut(session, _) = event { timedOut.append(session) }
+        }
+        #expect(timedOut == [silent.session].compactMap { $0 })
     }
 }

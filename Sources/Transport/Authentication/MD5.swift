@@ -13,27 +13,46 @@ public struct MD5: Sendable {
     /// A digest with nothing hashed yet.
     public init() {}
 
-    /// Hashes more bytes (RFC 1321 §3.4).
+    /// Hashes more bytes (RFC 1321 §3.4): whole 64-byte blocks straight from the caller's memory.
     /// - Parameter bytes: the next bytes.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            block[blockCount] = byte
-            blockCount += 1
-            totalLength &+= 1
-            if blockCount == 64 {
-                compress()
-                blockCount = 0
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(contiguous: UnsafeRawBufferPointer(buffer))
         }
+        if done == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update(contiguous: $0) }
+        }
+    }
+
+    private mutating func update(contiguous input: UnsafeRawBufferPointer) {
+        var offset = 0
+        totalLength &+= UInt64(input.count)
+        if blockCount > 0 {
+            let taken = min(64 - blockCount, input.count)
+            for index in 0..<taken { block[blockCount + index] = input[index] }
+            blockCount += taken
+            offset = taken
+            guard blockCount == 64 else { return }
+            block.withUnsafeBytes { compress($0) }
+            blockCount = 0
+        }
+        while input.count - offset >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: input[offset..<(offset + 64)]))
+            offset += 64
+        }
+        for index in offset..<input.count { block[index - offset] = input[index] }
+        blockCount = input.count - offset
     }
 
     /// Pads and finishes (RFC 1321 §3.1–3.2, §3.5).
     /// - Returns: the 16-byte digest.
     public mutating func finalize() -> [UInt8] {
         let bitLength = totalLength &* 8
-        update([0x80])
-        while blockCount != 56 { update([0]) }
-        for index in 0..<8 { update([UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index)))]) }
+        var padding: [UInt8] = [0x80]
+        padding += [UInt8](repeating: 0, count: (119 - blockCount) % 64)
+        for index in 0..<8 { padding.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(index)))) }
+        padding.withUnsafeBytes { update(contiguous: $0) }
         var digest: [UInt8] = []
         digest.reserveCapacity(16)
         for word in [state.0, state.1, state.2, state.3] {
@@ -58,8 +77,10 @@ public struct MD5: Sendable {
         hex(digest(text.utf8))
     }
 
-    /// Lowercase hex of bytes.
-    static func hex(_ bytes: [UInt8]) -> String {
+    /// Bytes as lowercase hex digits, two per byte (how Digest authentication writes a digest).
+    /// - Parameter bytes: the bytes.
+    /// - Returns: the hex text.
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)
@@ -78,11 +99,14 @@ public struct MD5: Sendable {
     /// T[i] = floor(2^32 × |sin(i + 1)|) (RFC 1321 §3.4).
     private static let table: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296.0)) }
 
-    private mutating func compress() {
-        var words = [UInt32](repeating: 0, count: 16)
-        for index in 0..<16 {
-            words[index] = UInt32(block[4 * index]) | UInt32(block[4 * index + 1]) << 8
-                | UInt32(block[4 * index + 2]) << 16 | UInt32(block[4 * index + 3]) << 24
+    /// One 64-byte block (RFC 1321 §3.4).
+    private mutating func compress(_ chunk: UnsafeRawBufferPointer) {
+        var words: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+                    UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: chunk) }
+        // The words are little-endian (RFC 1321 §2); this machine's order is fixed at compile time.
+        let word: (Int) -> UInt32 = { index in
+            withUnsafeBytes(of: words) { UInt32(littleEndian: $0.load(fromByteOffset: 4 * index, as: UInt32.self)) }
         }
         var (a, b, c, d) = state
         for index in 0..<64 {
@@ -94,7 +118,7 @@ public struct MD5: Sendable {
             case 32..<48: f = b ^ c ^ d; g = (3 * index + 5) % 16
             default: f = c ^ (b | ~d); g = (7 * index) % 16
             }
-            f = f &+ a &+ Self.table[index] &+ words[g]
+            f = f &+ a &+ Self.table[index] &+ word(g)
             a = d
             d = c
             c = b

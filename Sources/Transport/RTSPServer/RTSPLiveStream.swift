@@ -59,9 +59,11 @@ public final class RTSPLiveStream: Sendable {
     public let trackControls: [String]
     private let rtpSocket: UDPSocket
     private let rtcpSocket: UDPSocket
+    private let report: @Sendable (RTSPServerEvent) -> Void
     let state: Mutex<State>
 
-    init(path: String, sdp: String, rtpSocket: UDPSocket, rtcpSocket: UDPSocket) {
+    init(path: String, sdp: String, rtpSocket: UDPSocket, rtcpSocket: UDPSocket, report: @escaping @Sendable (RTSPServerEvent) -> Void) {
+        self.report = report
         self.path = path
         let controls = SDPControls(sdp: sdp)
         sessionDescription = controls.description
@@ -121,7 +123,7 @@ public final class RTSPLiveStream: Sendable {
     private func deliver(_ packet: UnsafeRawBufferPointer, track: Int, isRTCP: Bool, sequenceNumber: UInt16?, timestamp: UInt32?) {
         guard packet.count <= RTSPInterleavedFrame.maximumPayloadLength, packet.count > 0 else { return }
         let length = packet.count
-        let dropped: [TCPConnection] = state.withLock { state in
+        let dropped: [(String, TCPConnection)] = state.withLock { state in
             guard state.tracks.indices.contains(track) else { return [] }
             if isRTCP {
                 state.statistics.rtcpPacketsPublished += 1
@@ -130,7 +132,7 @@ public final class RTSPLiveStream: Sendable {
                 state.tracks[track].lastSequenceNumber = sequenceNumber
                 state.tracks[track].lastTimestamp = timestamp
             }
-            var dropped: [TCPConnection] = []
+            var dropped: [(String, TCPConnection)] = []
             for subscriber in state.subscribers {
                 guard track < subscriber.deliveries.count, let delivery = subscriber.deliveries[track] else { continue }
                 switch delivery {
@@ -142,22 +144,31 @@ public final class RTSPLiveStream: Sendable {
                     let queued = withUnsafeBytes(of: &header) { headerBytes in
                         (try? connection.enqueue(headerBytes, packet)) ?? false
                     }
-                    if queued { state.statistics.packetsDelivered += 1 } else { dropped.append(connection) }
+                    if queued {
+                        state.statistics.packetsDelivered += 1
+                    } else if !dropped.contains(where: { $0.0 == subscriber.sessionID }) {
+                        dropped.append((subscriber.sessionID, connection))
+                    }
                 }
             }
             if !dropped.isEmpty {
                 state.subscribers.removeAll { subscriber in
                     subscriber.deliveries.contains { delivery in
-                        if case let .interleaved(_, _, connection)? = delivery { return dropped.contains { $0 === connection } }
+                        if case let .interleaved(_, _, connection)? = delivery { return dropped.contains { $0.1 === connection } }
                         return false
                     }
                 }
+                // A connection already closed (its client left) is removed without counting as a slow client.
+                dropped.removeAll { $0.1.isClosed }
                 state.statistics.clientsDropped += dropped.count
             }
             return dropped
         }
         // The connection's task sees the close and tears its sessions down.
-        for connection in dropped { connection.close() }
+        for (session, connection) in dropped {
+            report(.slowClientDropped(session: session, peer: connection.remoteAddress))
+            connection.close()
+        }
     }
 
     func subscribe(_ subscriber: Subscriber) {

@@ -186,6 +186,7 @@ extension RTSPServer {
         state.withLock { $0.sessions[session.identifier]?.isPlaying = true }
         let tracks = session.stream.trackStates()
         session.stream.subscribe(RTSPLiveStream.Subscriber(sessionID: session.identifier, deliveries: session.deliveries))
+        eventSink.yield(.playing(session: session.identifier, path: session.stream.path, peer: session.connection.remoteAddress))
         var headers: RTSPHeaders = ["Session": session.identifier, "Range": RTSPRange(start: 0).headerValue]
         let base = contentBase(request)
         let entries = session.deliveries.indices.compactMap { index -> RTPInfoHeader.Entry? in

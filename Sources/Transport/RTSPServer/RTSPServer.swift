@@ -57,6 +57,10 @@ public final class RTSPServer: Sendable {
     public let localAddress: SocketAddress
     /// The server's UDP RTP and RTCP ports (the `server_port` of its Transport headers).
     public let serverPorts: ClosedRange<UInt16>
+    /// What happens to clients, in order, for one reading task (the newest 1024 are kept while nobody reads); it
+    /// finishes at ``stop()``.
+    public let events: AsyncStream<RTSPServerEvent>
+    let eventSink: AsyncStream<RTSPServerEvent>.Continuation
     let listener: TCPListener
     let rtpSocket: UDPSocket
     let rtcpSocket: UDPSocket
@@ -70,6 +74,7 @@ public final class RTSPServer: Sendable {
     public init(configuration: RTSPServerConfiguration, on loop: EventLoop) throws(TransportError) {
         self.configuration = configuration
         self.loop = loop
+        (events, eventSink) = AsyncStream.makeStream(of: RTSPServerEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let pair = try Self.bindPair(family: configuration.address.family, host: configuration.address, port: configuration.rtpPort, loop: loop)
         rtpSocket = pair.0
         rtcpSocket = pair.1
@@ -119,7 +124,8 @@ public final class RTSPServer: Sendable {
     @discardableResult
     public func addStream(path: String, sdp: String) -> RTSPLiveStream {
         let clean = path.split(separator: "/").joined(separator: "/")
-        let stream = RTSPLiveStream(path: clean, sdp: sdp, rtpSocket: rtpSocket, rtcpSocket: rtcpSocket)
+        let sink = eventSink
+        let stream = RTSPLiveStream(path: clean, sdp: sdp, rtpSocket: rtpSocket, rtcpSocket: rtcpSocket) { sink.yield($0) }
         let replaced = state.withLock { state in
             defer { state.streams[clean] = stream }
             return state.streams[clean]
@@ -181,6 +187,7 @@ public final class RTSPServer: Sendable {
             return (Array(state.connections.values), state.tasks, state.sweep)
         }
         sweep?.cancel()
+        eventSink.finish()
         listener.close()
         for connection in connections { connection.close() }
         rtpSocket.close()
@@ -217,6 +224,7 @@ public final class RTSPServer: Sendable {
                 return true
             }
             guard admitted else {
+                eventSink.yield(.connectionRefused(peer: connection.remoteAddress))
                 let refusal = RTSPResponse(status: .serviceUnavailable, headers: ["Server": configuration.serverName])
                 _ = try? refusal.serialized().withUnsafeBytes { try connection.enqueue($0) }
                 try? connection.socket.shutdown(.write)
@@ -246,6 +254,7 @@ public final class RTSPServer: Sendable {
                     item = try parser.next()
                 } catch {
                     state.withLock { $0.statistics.malformedStreams += 1 }
+                    eventSink.yield(.malformedStream(peer: connection.remoteAddress, error: error))
                     var response = RTSPResponse(status: error.status, headers: ["Server": configuration.serverName])
                     response.headers.append("Connection", "close")
                     _ = try? response.serialized().withUnsafeBytes { try connection.enqueue($0) }
@@ -318,7 +327,10 @@ public final class RTSPServer: Sendable {
             for session in ended { state.sessions.removeValue(forKey: session.identifier) }
             return ended
         }
-        for session in ended { session.stream.unsubscribe(sessionID: session.identifier) }
+        for session in ended {
+            session.stream.unsubscribe(sessionID: session.identifier)
+            eventSink.yield(.sessionEnded(session: session.identifier))
+        }
     }
 
     private func scheduleSweep() {
@@ -342,6 +354,7 @@ public final class RTSPServer: Sendable {
         }
         for session in expired {
             session.stream.unsubscribe(sessionID: session.identifier)
+            eventSink.yield(.sessionTimedOut(session: session.identifier, peer: session.connection.remoteAddress))
             // A client that never answers is dropped: its connection closes once it holds no other session.
             let others = state.withLock { state in state.sessions.values.contains { $0.connection === session.connection } }
             if !others { session.connection.close() }
