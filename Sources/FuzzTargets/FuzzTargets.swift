@@ -27,6 +27,7 @@ public enum FuzzTargets {
         fileReaders(bytes)
         rtsp(bytes)
         rtp(bytes)
+        sdpAndRTCP(bytes)
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

@@ -29,6 +29,7 @@ public struct RTCPSenderReport: Sendable, Hashable {
     ///   - packetCount: packets sent.
     ///   - octetCount: payload octets sent.
     ///   - reportBlocks: reception reports.
+    ///   - profileExtension: profile-specific bytes after the blocks (a multiple of 4), usually none.
     public init(ssrc: UInt32, ntpTimestamp: NTPTimestamp, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32,
                 reportBlocks: [RTCPReportBlock] = [], profileExtension: ByteView = ByteView()) {
         self.ssrc = ssrc
@@ -95,6 +96,7 @@ public struct RTCPReceiverReport: Sendable, Hashable {
     /// - Parameters:
     ///   - ssrc: the reporter's SSRC.
     ///   - reportBlocks: reception reports.
+    ///   - profileExtension: profile-specific bytes after the blocks (a multiple of 4), usually none.
     public init(ssrc: UInt32, reportBlocks: [RTCPReportBlock] = [], profileExtension: ByteView = ByteView()) {
         self.ssrc = ssrc
         self.reportBlocks = reportBlocks
