@@ -96,14 +96,22 @@ struct ReceiveCommand {
             await source.stop()
         }
         var failure: (any Error)?
+        let ownSSRC = UInt32.random(in: 1...UInt32.max)
+        var lastReport = Duration.zero
         for await packet in source.packets {
             lastArrival.value = .now
+            let arrival = ContinuousClock.now - started
             do {
-                let done = try await session.take(packet, arrival: ContinuousClock.now - started, writer: writer, frameLimit: frameLimit)
+                let done = try await session.take(packet, arrival: arrival, writer: writer, frameLimit: frameLimit)
                 if done { break }
             } catch {
                 failure = error
                 break
+            }
+            // RFC 3550 §6.2: receiver reports about once a second (RTSP, where the sender's RTCP port is known).
+            if let sendRTCP = source.sendRTCP, arrival - lastReport >= .seconds(1) {
+                lastReport = arrival
+                for report in session.receiverReports(at: arrival, ssrc: ownSSRC) { await sendRTCP(report.bytes, report.track) }
             }
         }
         watchdog.cancel()

@@ -14,6 +14,8 @@ struct ReceivedPacketSource {
     let packets: AsyncStream<RTSPMediaPacket>
     /// Ends the session (TEARDOWN, or closes the sockets).
     let stop: @Sendable () async -> Void
+    /// Sends an RTCP packet (a receiver report) on a track, where the sender's RTCP address is known (RTSP).
+    let sendRTCP: (@Sendable (_ bytes: [UInt8], _ track: Int) async -> Void)?
 
     /// Binds the ports of an SDP file's media sections.
     /// - Parameters:
@@ -41,6 +43,7 @@ struct ReceivedPacketSource {
                 })
             }
         }
+        sendRTCP = nil
         let owned = sockets, running = tasks
         stop = {
             for task in running { task.cancel() }
@@ -65,5 +68,6 @@ struct ReceivedPacketSource {
         try await client.play()
         packets = client.packets
         stop = { await client.teardown() }
+        sendRTCP = { bytes, track in try? await client.send(rtcp: bytes, track: track) }
     }
 }

@@ -96,7 +96,14 @@ struct ReceivingSession {
     /// - Throws: file and decoder errors.
     mutating func take(_ packet: RTSPMediaPacket, arrival: Duration, writer: ReceivedMediaWriter, frameLimit: Int?) async throws -> Bool {
         if packet.isControl {
-            if let compound = try? RTCPCompoundPacket(parsing: packet.bytes) { synchronizer.record(compound) } else { malformedRTCP += 1 }
+            if let compound = try? RTCPCompoundPacket(parsing: packet.bytes) {
+                synchronizer.record(compound)
+                for case let .senderReport(report) in compound.packets {
+                    statistics[packet.track]?.recordSenderReport(report, arrival: arrival)
+                }
+            } else {
+                malformedRTCP += 1
+            }
             return false
         }
         if let header = try? RTPPacket(parsing: packet.bytes) {
@@ -156,6 +163,25 @@ struct ReceivingSession {
         case let .lost(loss): lossLines.append("video lost: \(loss)")
         case let .withheld(loss): lossLines.append("video withheld: \(loss)")
         }
+    }
+
+    /// The receiver reports to send now (RFC 3550 §6.4.2): per track, an RR with its reception report block
+    /// (loss fraction, cumulative loss, highest sequence number, jitter, LSR/DLSR) and an SDES CNAME.
+    /// - Parameters:
+    ///   - now: the time since the start.
+    ///   - ssrc: this receiver's SSRC.
+    /// - Returns: (track, compound packet) pairs.
+    mutating func receiverReports(at now: Duration, ssrc: UInt32) -> [(track: Int, bytes: [UInt8])] {
+        var result: [(Int, [UInt8])] = []
+        for track in statistics.keys.sorted() {
+            guard let block = statistics[track]?.makeReportBlock(at: now) else { continue }
+            let compound = RTCPCompoundPacket([
+                .receiverReport(RTCPReceiverReport(ssrc: ssrc, reportBlocks: [block])),
+                .sourceDescription(RTCPSourceDescription(ssrc: ssrc, canonicalName: "streamkit-receive")),
+            ])
+            if let bytes = try? compound.serialized() { result.append((track, bytes)) }
+        }
+        return result
     }
 
     /// Hands on what the buffers still hold.
