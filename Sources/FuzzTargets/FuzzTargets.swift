@@ -28,6 +28,7 @@ public enum FuzzTargets {
         rtsp(bytes)
         rtp(bytes)
         sdpAndRTCP(bytes)
+        rtspURL(bytes)
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.
