@@ -100,18 +100,19 @@ struct MediaFeed: Sendable {
         case raw(RawVideoReader<FileByteSource>)
         case live(any VideoSource)
 
-        mutating func next() async throws -> PixelBuffer? {
+        /// The next picture, with the capture time a live source gives it (files have none: their frames count).
+        mutating func next() async throws -> (picture: PixelBuffer, pts: MediaTime?)? {
             switch self {
             case var .y4m(reader):
                 let picture = try reader.nextFrame()
                 self = .y4m(reader)
-                return picture
+                return picture.map { ($0, nil) }
             case var .raw(reader):
                 let picture = try reader.nextFrame()
                 self = .raw(reader)
-                return picture
+                return picture.map { ($0, nil) }
             case let .live(camera):
-                return try await camera.nextFrame()?.pixelBuffer
+                return try await camera.nextFrame().map { ($0.pixelBuffer, $0.pts) }
             }
         }
     }
@@ -161,7 +162,7 @@ struct MediaFeed: Sendable {
         var failure: (any Error)?
         do {
             while frameLimit.map({ index < $0 }) ?? true, !isOver(elapsed: Double(index) / Double(fps)) {
-                guard let picture = try await source.next() else {
+                guard let (picture, capturedAt) = try await source.next() else {
                     guard loops, input.isFile, index > 0 else { break }
                     var reopened = options
                     source = try openPictures(&reopened)
@@ -171,7 +172,10 @@ struct MediaFeed: Sendable {
                     // A file goes out at its own rate, as a camera would deliver it.
                     try await Task.sleep(until: start.advanced(by: .seconds(Double(index) / Double(fps))), clock: .continuous)
                 }
-                try await session.encode(picture, pts: MediaTime(value: index, timescale: Int32(fps)), duration: frameDuration)
+                // A live source's own capture time keeps video on the microphone's clock even when the camera
+                // drops frames the encoder was too slow to take; a file's frames are counted.
+                let pts = capturedAt ?? MediaTime(value: index, timescale: Int32(fps))
+                try await session.encode(picture, pts: pts, duration: frameDuration)
                 index += 1
             }
         } catch {
