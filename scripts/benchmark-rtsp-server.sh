@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU per RTSP client of our server at 720p 2 Mbit/s H.264, with 1, 8 and 32 clients (ffmpeg, TCP interleaved
 # and UDP), against GStreamer's RTSP server (the peer) serving the same file to the same clients.
-#   scripts/benchmark-rtsp-server.sh [SECONDS]      (ports 20580-20699 and 20800-20999, loopback only)
+#   [TRANSPORTS="tcp udp"] scripts/benchmark-rtsp-server.sh [SECONDS]      (ports 20580-20699 and 20800-20999, loopback only)
 # CPU is the server process's utime+stime from /proc/PID/stat over SECONDS, after a 2 s warm-up; the cost with
 # no client (replaying alone) is measured too. Prints CPU % of one core, per client, and the ratio to the peer.
 set -euo pipefail
@@ -18,6 +18,10 @@ cleanup() {
 trap cleanup EXIT
 hz="$(getconf CLK_TCK)"
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# How many TCP connections to 127.0.0.1:PORT are established (from /proc/net/tcp: local port in hex, state 01).
+established() {
+    awk -v port="$(printf '%04X' "$1")" 'NR > 1 { split($2, a, ":"); if (a[2] == port && $4 == "01") n++ } END { print n + 0 }' /proc/net/tcp
+}
 
 echo "encoding 60 s of 720p30 at 2 Mbit/s…" >&2
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -t 60 -c:v libx264 -preset veryfast \
@@ -33,7 +37,12 @@ measure() {
             -i "rtsp://127.0.0.1:$port/$5" -c copy -f null - </dev/null >/dev/null 2>&1 &
         clients+=("$!"); pids+=("$!")
     done
-    sleep 2
+    # Warm-up: every client connected and past its probing (ffmpeg reads ~5 s before it outputs).
+    local waited=0
+    while [ "$waited" -lt 60 ] && [ "$(established "$port")" -lt "$count" ]; do sleep 1; waited=$((waited + 1)); done
+    sleep 6
+    local connected; connected="$(established "$port")"
+    [ "$connected" -ge "$count" ] || echo "  warning: only $connected of $count clients connected" >&2
     local before after
     before="$(cpu "$server")"; sleep "$seconds"; after="$(cpu "$server")"
     local alive=0
@@ -72,7 +81,7 @@ restart_gst() {
 printf "%-5s %-8s %10s %12s %10s %12s %8s\n" transport clients "ours %CPU" "ours/client" "gst %CPU" "gst/client" "ratio"
 idle="$(measure "$our_pid" 20580 tcp 0 live)"
 printf "%-5s %-8s %10s\n" "-" 0 "$idle"
-for transport in tcp udp; do
+for transport in ${TRANSPORTS:-tcp udp}; do
     for count in 1 8 32; do
         o="$(measure "$our_pid" 20580 "$transport" "$count" live)"
         restart_gst

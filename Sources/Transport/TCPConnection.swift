@@ -18,6 +18,7 @@ public final class TCPConnection: Sendable {
         var isFlushing = false
         var failure: TransportError?
         var spaceWaiters: [CheckedContinuation<Bool, Never>] = []
+        var isFlushScheduled = false
     }
 
     /// The peer's address.
@@ -25,6 +26,7 @@ public final class TCPConnection: Sendable {
     /// The socket (non-blocking), for options.
     public let socket: Socket
     private let registration: IORegistration
+    private let loop: EventLoop
     private let output: Mutex<Output>
     private let closed = Atomic(false)
 
@@ -35,6 +37,7 @@ public final class TCPConnection: Sendable {
         self.socket = socket
         self.remoteAddress = remoteAddress
         registration = try loop.register(socket.descriptor)
+        self.loop = loop
         output = Mutex(Output(buffer: OutboundBuffer(capacity: sendBufferCapacity)))
         try? socket.setOption(.noDelay, to: true)
     }
@@ -150,6 +153,34 @@ public final class TCPConnection: Sendable {
             return true
         }
         if fits { try flush() }
+        return fits
+    }
+
+    /// ``enqueue(_:_:)`` without sending at once: the bytes go out on the loop's next turn, together with whatever
+    /// else was queued meanwhile — one `send(2)` for a burst of packets (a video frame) instead of one each.
+    /// - Parameters:
+    ///   - header: the first part.
+    ///   - payload: the second part.
+    /// - Returns: `false` when the buffer has no room for both (nothing was taken).
+    /// - Throws: ``TransportError/system(_:)`` when the connection failed, ``TransportError/closed``.
+    @discardableResult
+    public func enqueueForNextTurn(_ header: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) throws(TransportError) -> Bool {
+        let (fits, schedule) = try output.withLock { (output) throws(TransportError) -> (Bool, Bool) in
+            if let failure = output.failure { throw failure }
+            guard header.count + payload.count <= output.buffer.freeCount else { return (false, false) }
+            _ = output.buffer.append(header)
+            _ = output.buffer.append(payload)
+            let schedule = !output.isFlushScheduled && !output.isFlushing
+            if schedule { output.isFlushScheduled = true }
+            return (true, schedule)
+        }
+        if schedule {
+            let scheduled = loop.execute { [self] in
+                output.withLock { $0.isFlushScheduled = false }
+                try? flush()
+            }
+            if !scheduled { try flush() }
+        }
         return fits
     }
 

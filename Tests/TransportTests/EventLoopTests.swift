@@ -87,6 +87,36 @@ struct EventLoopTests {
         #expect(drained == accepted + chunk.count)
     }
 
+    @Test("Messages queued for the next turn all arrive, in order, in fewer sends")
+    func deferredFlush() async throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let listener = try TCPListener(bindingTo: .loopback(.ipv4, port: 0), on: loop)
+        defer { listener.close() }
+        let client = try await TCPConnection.connect(to: listener.localAddress, on: loop)
+        defer { client.close() }
+        let server = try await listener.accept()
+        defer { server.close() }
+        var expected: [UInt8] = []
+        for index in 0..<50 {
+            let header: [UInt8] = [0x24, 0, 0, UInt8(index)]
+            let payload = [UInt8](repeating: UInt8(index), count: 100 + index)
+            let taken = try header.withUnsafeBytes { head in
+                try payload.withUnsafeBytes { try server.enqueueForNextTurn(head, $0) }
+            }
+            #expect(taken)
+            expected += header + payload
+        }
+        var received: [UInt8] = []
+        while received.count < expected.count {
+            let part = try await client.read()
+            if part.isEmpty { break }
+            received += part
+        }
+        #expect(received == expected)
+        #expect(server.bufferedByteCount == 0)
+    }
+
     @Test("Closing wakes a waiting accept and read with .closed; a refused connect is a typed error")
     func closeWakesWaiters() async throws {
         let loop = try EventLoop()

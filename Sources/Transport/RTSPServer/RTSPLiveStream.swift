@@ -142,7 +142,7 @@ public final class RTSPLiveStream: Sendable {
                 case let .interleaved(rtpChannel, rtcpChannel, connection):
                     var header: (UInt8, UInt8, UInt8, UInt8) = (0x24, isRTCP ? rtcpChannel : rtpChannel, UInt8(length >> 8), UInt8(length & 0xFF))
                     let queued = withUnsafeBytes(of: &header) { headerBytes in
-                        (try? connection.enqueue(headerBytes, packet)) ?? false
+                        (try? connection.enqueueForNextTurn(headerBytes, packet)) ?? false
                     }
                     if queued {
                         state.statistics.packetsDelivered += 1
