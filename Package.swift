@@ -65,6 +65,7 @@ let package = Package(
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
+            "RTP", "Transport", "POSIX",
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
@@ -98,6 +99,8 @@ let package = Package(
         .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
+        // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
+        .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,6 +29,7 @@ public enum FuzzTargets {
         sdpAndRTCP(bytes)
         rtsp(bytes)
         hls(bytes)
+        rtspURL(bytes)
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

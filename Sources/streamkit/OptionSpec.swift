@@ -135,13 +135,17 @@ struct PositionalSpec: Sendable {
     let name: String
     /// One line of help.
     let help: String
+    /// Whether the command runs without it (only the last positional may be optional; `[INPUT]` in the usage).
+    let isOptional: Bool
 
     /// Declares a positional argument.
     /// - Parameters:
     ///   - name: the placeholder, for example `INPUT`.
     ///   - help: one line of help.
-    init(_ name: String, help: String) {
+    ///   - optional: whether it may be left out (the last positional only).
+    init(_ name: String, help: String, optional: Bool = false) {
         self.name = name
         self.help = help
+        isOptional = optional
     }
 }

@@ -106,7 +106,7 @@ struct OptionTable: Sendable {
                 throw .invalidValue(option: option.name, value: text, reason: error.reason)
             }
         }
-        if arguments.count < positionals.count {
+        if arguments.count < positionals.count, !positionals[arguments.count].isOptional {
             throw .missingArgument(positionals[arguments.count].name)
         }
         if arguments.count > positionals.count {

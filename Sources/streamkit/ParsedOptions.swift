@@ -71,6 +71,15 @@ struct ParsedOptions: Sendable {
 }
 
 extension ParsedOptions {
+    /// An optional positional argument, if given.
+    /// - Parameter argument: its declaration.
+    /// - Returns: the word, or `nil`.
+    func optionalArgument(_ argument: PositionalSpec) -> String? {
+        try? self.argument(argument)
+    }
+}
+
+extension ParsedOptions {
     /// The first of some options that was given, for "this option does not apply here" errors.
     /// - Parameter options: the options to look for, in order.
     /// - Returns: its long name, or `nil` when none was given.

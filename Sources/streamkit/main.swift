@@ -5,6 +5,7 @@ import Foundation
 /// Every command, in the order `streamkit help` lists them.
 let commands: [OptionTable] = [
     RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
+    StreamCommand.table, ServeCommand.table, ReceiveCommand.table,
 ]
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -40,6 +41,9 @@ do {
     case "record": exit(try await RecordCommand(parsed).run())
     case "encode": exit(try await EncodeCommand(parsed).run())
     case "decode": exit(try await DecodeCommand(parsed).run())
+    case "stream": exit(try await StreamCommand(parsed).run())
+    case "receive": exit(try await ReceiveCommand(parsed).run())
+    case "serve": exit(try await ServeCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {
