@@ -3,6 +3,7 @@
 # the Annex B scanners, AVCC framing, H.264/H.265 parameter sets and slice headers, avcC/hvcC,
 # ADTS and AudioSpecificConfig, and the whole `inspect` analysis.
 #   scripts/fuzz.sh [SECONDS] [extra libFuzzer flags]
+#   STREAMKIT_FUZZ_ONLY=rtp,sdp,rtsp scripts/fuzz.sh 600   — only those parser groups (see FuzzFamily)
 # Seeds come from ../shared/media (or $STREAMKIT_MEDIA); crashes are written to fuzz-artifacts/ — keep each one in
 # Tests/FuzzCorpus/ so the test suite replays it.
 set -euo pipefail

@@ -13,23 +13,29 @@ import HEVC
 /// Y4M, WAV and raw-video file. The byte view, the bit reader (random u(n) for n in 1...64, ue, se, driven
 /// by the input) and the chunked scanner (cut where the input says) are checked against their invariants.
 public enum FuzzTargets {
-    /// Feeds `input` to every parser.
-    /// - Parameter input: arbitrary bytes.
-    public static func run(_ input: UnsafeBufferPointer<UInt8>) {
+    /// Feeds `input` to every parser, or to those of the chosen families.
+    /// - Parameters:
+    ///   - input: arbitrary bytes.
+    ///   - families: the groups of parsers to run; every group by default.
+    public static func run(_ input: UnsafeBufferPointer<UInt8>, families: Set<FuzzFamily> = Set(FuzzFamily.allCases)) {
         let bytes = Array(input)
-        framing(bytes)
-        views(bytes)
-        bitIO(bytes)
-        h264(bytes)
-        hevc(bytes)
-        aac(bytes)
-        analysers(bytes)
-        fileReaders(bytes)
-        rtp(bytes)
-        sdpAndRTCP(bytes)
-        rtsp(bytes)
-        hls(bytes)
-        rtspURL(bytes)
+        if families.contains(.bitstream) {
+            framing(bytes)
+            views(bytes)
+            bitIO(bytes)
+        }
+        if families.contains(.h264) { h264(bytes) }
+        if families.contains(.hevc) { hevc(bytes) }
+        if families.contains(.aac) { aac(bytes) }
+        if families.contains(.analysers) { analysers(bytes) }
+        if families.contains(.files) { fileReaders(bytes) }
+        if families.contains(.rtp) { rtp(bytes) }
+        if families.contains(.sdp) { sdpAndRTCP(bytes) }
+        if families.contains(.rtsp) {
+            rtsp(bytes)
+            rtspURL(bytes)
+        }
+        if families.contains(.hls) { hls(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

@@ -9,7 +9,7 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
-    FuzzTargets.run(UnsafeBufferPointer(start: data, count: size))
+    FuzzTargets.run(UnsafeBufferPointer(start: data, count: size), families: FuzzFamily.chosenByEnvironment)
     return 0
 }
 
