@@ -140,11 +140,12 @@ extension SliceCoder {
                         }
                     }
                     Transform4x4.forward(block)
-                    if Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false) > 0 { result.codedBlockPatternLuma |= 1 << (blk / 4) }
+                    Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false)
                     Self.clamp(block, 16)
                 }
             }
         }
+        Self.decimate(&result)
         // Chroma: AC of the four blocks, the DC through the 2x2 transform.
         var acNonZero = 0, dcNonZero = 0
         for component in 0..<2 {
@@ -175,6 +176,43 @@ extension SliceCoder {
         if result.codedBlockPatternChroma < 2 { for p in 0..<2 { for i in 0..<64 { result.chromaLevels[p][i] = 0 } } }
         if result.codedBlockPatternChroma == 0 { result.chromaDC = [[0, 0, 0, 0], [0, 0, 0, 0]] }
         return result
+    }
+
+    /// Drops luma residual that costs more bits than it buys (an encoder choice, after x264's
+    /// decimation): an 8x8 block whose levels are all ±1 and scattered scores below 4 by the runs before
+    /// them, the whole macroblock's luma below 6; then sets CodedBlockPatternLuma.
+    static func decimate(_ macroblock: inout InterMacroblock) {
+        let runScore = [3, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        var scanned = [Int32](repeating: 0, count: 16)
+        var blockScores = [Int](repeating: 0, count: 16)
+        for blk in 0..<16 {
+            macroblock.levels.withUnsafeBufferPointer { Zigzag.scan($0.baseAddress! + 16 * blk, into: &scanned) }
+            var score = 0, index = 15
+            while index >= 0 && scanned[index] == 0 { index -= 1 }
+            while index >= 0 {
+                if abs(scanned[index]) > 1 { score = 99; break }
+                index -= 1
+                var run = 0
+                while index >= 0 && scanned[index] == 0 { index -= 1; run += 1 }
+                score += runScore[run]
+            }
+            blockScores[blk] = score
+        }
+        var total = 0
+        var keep = [Bool](repeating: true, count: 4)
+        for block8x8 in 0..<4 {
+            let score = blockScores[(4 * block8x8)..<(4 * block8x8 + 4)].reduce(0, +)
+            if score < 4 { keep[block8x8] = false } else { total += score }
+        }
+        if total < 6 { keep = [false, false, false, false] }
+        macroblock.codedBlockPatternLuma = 0
+        for blk in 0..<16 {
+            if !keep[blk / 4] {
+                for i in 0..<16 { macroblock.levels[16 * blk + i] = 0 }
+            } else if macroblock.levels[(16 * blk)..<(16 * blk + 16)].contains(where: { $0 != 0 }) {
+                macroblock.codedBlockPatternLuma |= 1 << (blk / 4)
+            }
+        }
     }
 
     /// Writes the prediction plus the decoded residual into the reconstruction (§8.5.12, §8.5.11, §8.5.14).

@@ -15,6 +15,8 @@ struct InterEncoderBitExactnessTests {
         var types = NativeH264Encoder.MacroblockTypeCounts()
         var keyFrameBytes = [Int]()
         var predictedBytes = [Int]()
+        /// Intra macroblocks inside P pictures.
+        var intraInPredicted = 0
     }
 
     /// Encodes `frames` with a GOP, has ffmpeg hash the decoded stream and our reconstruction frame by frame.
@@ -31,6 +33,7 @@ struct InterEncoderBitExactnessTests {
             let expectedKey = index % keyFrameInterval == 0 || forced.contains(index)
             if forced.isEmpty { #expect(picture.isKeyFrame == expectedKey, "\(label): frame \(index) key frame \(picture.isKeyFrame)") }
             if forced.contains(index) { #expect(picture.isKeyFrame, "\(label): frame \(index) was forced") }
+            if !picture.isKeyFrame { outcome.intraInPredicted += picture.macroblockTypes.intra16x16 + picture.macroblockTypes.intra4x4 }
             let bytes = picture.annexB
             if picture.isKeyFrame { outcome.keyFrameBytes.append(bytes.count) } else { outcome.predictedBytes.append(bytes.count) }
             stream += bytes
@@ -163,6 +166,8 @@ struct InterEncoderBitExactnessTests {
         #expect(frames.count == 40)
         let outcome = try expectBitExact(frames, qp: 30, keyFrameInterval: 30, label: "testsrc")
         #expect(outcome.types.predicted16x16 > 0 && outcome.types.skipped > 0, "\(outcome.types)")
+        // New content (the counter digits) is coded intra inside P pictures.
+        #expect(outcome.intraInPredicted > 0, "\(outcome.types)")
     }
 
     @Test("the encoder refuses a key-frame interval below 1")
