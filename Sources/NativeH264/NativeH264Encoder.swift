@@ -13,8 +13,8 @@ import NativeH264Kernels
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
 /// reconstruction, so ``EncodedPicture/reconstruction`` is the picture a conforming decoder outputs.
 /// In a P picture a macroblock is P_Skip (§8.4.1.1) when the skip vector leaves no residual, otherwise
-/// P_L0_16x16 with a searched quarter-sample vector (predictors, diamond search, half/quarter-sample
-/// refinement) or intra when that costs less.
+/// P_L0_16x16, P_L0_L0_16x8 or P_L0_L0_8x16 with searched quarter-sample vectors (predictors, diamond
+/// search, half/quarter-sample refinement; §8.4.1.3's directional predictors), or intra when that costs less.
 /// Any even size is accepted: sizes that are not multiples of 16 are padded and cropped (§7.4.2.1.1).
 ///
 /// ```swift
@@ -23,7 +23,7 @@ import NativeH264Kernels
 /// file.write(picture.annexB)                   // SPS, PPS and the IDR slice, or a P slice, with start codes
 /// ```
 ///
-/// Not registered as a codec engine yet: partitions below 16x16, rate control and the session properties come next.
+/// Not registered as a codec engine yet: 8x8 partitions, rate control and the session properties come next.
 public struct NativeH264Encoder: Sendable {
     /// One coded frame.
     public struct EncodedPicture: Sendable {
@@ -52,6 +52,10 @@ public struct NativeH264Encoder: Sendable {
         public var predicted16x16 = 0
         /// P_Skip macroblocks.
         public var skipped = 0
+        /// P_L0_L0_16x8 macroblocks.
+        public var predicted16x8 = 0
+        /// P_L0_L0_8x16 macroblocks.
+        public var predicted8x16 = 0
 
         /// Creates counts.
         /// - Parameters:
@@ -59,7 +63,12 @@ public struct NativeH264Encoder: Sendable {
         ///   - intra4x4: I_NxN macroblocks.
         ///   - predicted16x16: P_L0_16x16 macroblocks.
         ///   - skipped: P_Skip macroblocks.
-        public init(intra16x16: Int = 0, intra4x4: Int = 0, predicted16x16: Int = 0, skipped: Int = 0) {
+        ///   - predicted16x8: P_L0_L0_16x8 macroblocks.
+        ///   - predicted8x16: P_L0_L0_8x16 macroblocks.
+        public init(intra16x16: Int = 0, intra4x4: Int = 0, predicted16x16: Int = 0, skipped: Int = 0,
+                    predicted16x8: Int = 0, predicted8x16: Int = 0) {
+            self.predicted16x8 = predicted16x8
+            self.predicted8x16 = predicted8x16
             self.intra16x16 = intra16x16
             self.intra4x4 = intra4x4
             self.predicted16x16 = predicted16x16
@@ -73,6 +82,8 @@ public struct NativeH264Encoder: Sendable {
             intra4x4 += other.intra4x4
             predicted16x16 += other.predicted16x16
             skipped += other.skipped
+            predicted16x8 += other.predicted16x8
+            predicted8x16 += other.predicted8x16
         }
     }
 

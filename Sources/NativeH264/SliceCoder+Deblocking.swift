@@ -45,7 +45,7 @@ extension SliceCoder {
     func blockInfo(_ x: Int, _ y: Int) -> DeblockingBlockInfo {
         let mb = (y / 4) * widthInMbs + x / 4
         return DeblockingBlockInfo(isIntra: macroblockIsIntra[mb], hasCoefficients: lumaTotals[y * widthInMbs * 4 + x] > 0,
-                                   referencePicture: 0, motionVector: motionVectors[mb])
+                                   referencePicture: 0, motionVector: motionVectors[y * widthInMbs * 4 + x])
     }
 
     /// The edges of one macroblock's plane block: vertical ones, then horizontal ones (§8.7), each

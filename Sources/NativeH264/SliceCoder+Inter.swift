@@ -3,8 +3,10 @@ import NativeH264Kernels
 
 /// One inter-predicted macroblock (one 16x16 partition): its prediction and its quantised residual.
 struct InterMacroblock {
-    /// mvL0 in quarter luma samples.
-    var motionVector = SIMD2<Int32>.zero
+    /// The partitions.
+    var shape = PartitionShape.whole
+    /// mvL0 of each partition in quarter luma samples.
+    var motionVectors = [SIMD2<Int32>.zero]
     /// The luma prediction, 16x16.
     var luma = [UInt8](repeating: 0, count: 256)
     /// The Cb and Cr predictions, 8x8 each.
@@ -38,41 +40,68 @@ extension SliceCoder {
     }()
 
     /// One macroblock of a P slice: P_Skip when the skip vector's residual quantises to nothing,
-    /// otherwise the searched P_L0_16x16 or, when its SATD cost is lower, an intra macroblock.
+    /// otherwise the cheapest of P_L0_16x16, P_L0_L0_16x8 and P_L0_L0_8x16 with searched vectors or,
+    /// when its SATD cost is lower, an intra macroblock.
     mutating func encodePredictedMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
         let index = mbY * widthInMbs + mbX
         let predictor = motionVectorPredictor(mbX: mbX, mbY: mbY)
         let skip = skipMotionVector(mbX: mbX, mbY: mbY, predictor: predictor)
-        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, motionVector: skip)
+        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: [skip])
         if candidate.codedBlockPattern == 0 {
             // P_Skip (§7.4.4: inferred mb_type, mvL0 of §8.4.1.1, no residual).
             macroblockIsIntra[index] = false
-            motionVectors[index] = skip
+            setMotion(skip, mbX: mbX, mbY: mbY, x: 0, y: 0, width: 16, height: 16)
             reconstructInter(candidate, mbX: mbX, mbY: mbY)
             skipRun += 1
             macroblockTypes.skipped += 1
             return
         }
-        var candidates = [SIMD2<Int32>.zero, predictor, skip]
-        for (dx, dy) in [(-1, 0), (0, -1), (1, -1)] {
-            if let neighbour = neighbourMotion(mbX: mbX + dx, mbY: mbY + dy), neighbour.refIdx == 0 { candidates.append(neighbour.mv) }
+        var neighbourVectors = [SIMD2<Int32>]()
+        for (x, y) in [(-1, 0), (0, -1), (16, -1)] {
+            if let neighbour = neighbourMotion(mbX: mbX, mbY: mbY, x: x, y: y), neighbour.refIdx == 0 { neighbourVectors.append(neighbour.mv) }
         }
-        let (motion, interCost) = searchMotion(mbX: mbX, mbY: mbY, predictor: predictor, candidates: candidates)
-        if intra16x16Cost(mbX: mbX, mbY: mbY) + 6 * Self.lambda(qp: qp) < interCost {
+        // Each shape: its partitions searched in order (the second predicts from the first).
+        let lambda = Self.lambda(qp: qp)
+        var bestShape = PartitionShape.whole, bestVectors = [SIMD2<Int32>](), bestPredictors = [SIMD2<Int32>](), bestCost = Int.max
+        for shape in PartitionShape.allCases {
+            var vectors = [SIMD2<Int32>](), predictors = [SIMD2<Int32>](), cost = lambda * 2 * shape.rawValue
+            for (partition, geometry) in shape.partitions.enumerated() {
+                let partitionPredictor = motionVectorPredictor(mbX: mbX, mbY: mbY, shape: shape, partition: partition)
+                let (motion, partitionCost) = searchMotion(mbX: mbX, mbY: mbY, partition: geometry, predictor: partitionPredictor,
+                                                           candidates: [.zero, partitionPredictor, predictor, skip] + neighbourVectors + vectors)
+                setMotion(motion, mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
+                vectors.append(motion)
+                predictors.append(partitionPredictor)
+                cost += partitionCost
+            }
+            if cost < bestCost { bestCost = cost; bestShape = shape; bestVectors = vectors; bestPredictors = predictors }
+        }
+        if intra16x16Cost(mbX: mbX, mbY: mbY) + 6 * lambda < bestCost {
             encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
             return
         }
-        if motion != skip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, motionVector: motion) }
+        for (geometry, motion) in zip(bestShape.partitions, bestVectors) {
+            setMotion(motion, mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
+        }
+        if bestShape != .whole || bestVectors[0] != skip {
+            candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors)
+        }
         macroblockIsIntra[index] = false
-        motionVectors[index] = motion
-        macroblockTypes.predicted16x16 += 1
+        switch bestShape {
+        case .whole: macroblockTypes.predicted16x16 += 1
+        case .horizontalHalves: macroblockTypes.predicted16x8 += 1
+        case .verticalHalves: macroblockTypes.predicted8x16 += 1
+        }
 
-        // mb_skip_run, macroblock_layer( ) of P_L0_16x16 (mb_type 0, Table 7-13): mb_pred( ) with
-        // mvd_l0 (ref_idx_l0 absent: one active reference), coded_block_pattern me(v), mb_qp_delta.
+        // mb_skip_run, macroblock_layer( ) of P_L0_16x16 / P_L0_L0_16x8 / P_L0_L0_8x16 (mb_type 0…2,
+        // Table 7-13): mb_pred( ) with each partition's mvd_l0 (ref_idx_l0 absent: one active
+        // reference), coded_block_pattern me(v), mb_qp_delta.
         writer.ue(UInt32(skipRun)); skipRun = 0
-        writer.ue(0)
-        writer.se(motion.x - predictor.x)
-        writer.se(motion.y - predictor.y)
+        writer.ue(UInt32(bestShape.rawValue))
+        for (motion, partitionPredictor) in zip(bestVectors, bestPredictors) {
+            writer.se(motion.x - partitionPredictor.x)
+            writer.se(motion.y - partitionPredictor.y)
+        }
         let pattern = candidate.codedBlockPattern
         writer.ue(UInt32(Self.interCodeNumByCodedBlockPattern[pattern]))
         if pattern != 0 { writer.se(0) }
@@ -107,24 +136,29 @@ extension SliceCoder {
     /// The motion-compensated prediction of a macroblock (§8.4.2.2: luma quarter-sample, chroma
     /// eighth-sample with mvCL0 = mvL0, §8.4.1.4) and its residual through the 4x4 transform,
     /// quantised with the inter dead zone (rounding 1/6), chroma DC through the 2x2 transform.
-    func predictedMacroblock(mbX: Int, mbY: Int, motionVector mv: SIMD2<Int32>) -> InterMacroblock {
+    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: [SIMD2<Int32>]) -> InterMacroblock {
         var result = InterMacroblock()
-        result.motionVector = mv
+        result.shape = shape
+        result.motionVectors = vectors
         guard let reference else { return result }
         let stride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16, cx0 = mbX * 8, cy0 = mbY * 8
-        reference.luma.withUnsafeBufferPointer { ref in
-            let plane = PlaneView(base: ref.baseAddress!, width: reference.width, height: reference.height, stride: stride)
-            result.luma.withUnsafeMutableBufferPointer {
-                LumaInterpolation.fast(plane, quarterX: x0 * 4 + Int(mv.x), quarterY: y0 * 4 + Int(mv.y), size: .w16h16, into: $0.baseAddress!, stride: 16)
+        for ((px, py, pw, ph), mv) in zip(shape.partitions, vectors) {
+            let size: BlockSize = pw == 16 ? (ph == 16 ? .w16h16 : .w16h8) : .w8h16
+            reference.luma.withUnsafeBufferPointer { ref in
+                let plane = PlaneView(base: ref.baseAddress!, width: reference.width, height: reference.height, stride: stride)
+                result.luma.withUnsafeMutableBufferPointer {
+                    LumaInterpolation.fast(plane, quarterX: (x0 + px) * 4 + Int(mv.x), quarterY: (y0 + py) * 4 + Int(mv.y), size: size,
+                                           into: $0.baseAddress! + py * 16 + px, stride: 16)
+                }
             }
-        }
-        for component in 0..<2 {
-            (component == 0 ? reference.cb : reference.cr).withUnsafeBufferPointer { ref in
-                let plane = PlaneView(base: ref.baseAddress!, width: reference.chromaWidth, height: reference.chromaHeight, stride: chromaStride)
-                result.chroma[component].withUnsafeMutableBufferPointer {
-                    ChromaInterpolation.fast(plane, eighthX: cx0 * 8 + Int(mv.x), eighthY: cy0 * 8 + Int(mv.y), width: 8, height: 8,
-                                             into: $0.baseAddress!, stride: 8)
+            for component in 0..<2 {
+                (component == 0 ? reference.cb : reference.cr).withUnsafeBufferPointer { ref in
+                    let plane = PlaneView(base: ref.baseAddress!, width: reference.chromaWidth, height: reference.chromaHeight, stride: chromaStride)
+                    result.chroma[component].withUnsafeMutableBufferPointer {
+                        ChromaInterpolation.fast(plane, eighthX: (cx0 + px / 2) * 8 + Int(mv.x), eighthY: (cy0 + py / 2) * 8 + Int(mv.y),
+                                                 width: pw / 2, height: ph / 2, into: $0.baseAddress! + (py / 2) * 8 + px / 2, stride: 8)
+                    }
                 }
             }
         }

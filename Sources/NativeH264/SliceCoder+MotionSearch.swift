@@ -9,11 +9,13 @@ extension SliceCoder {
     /// predictors (zero, mvp, the skip vector, the neighbours' vectors) at integer precision, a small
     /// diamond search from it by SAD + λ·mvd bits until no step improves, then half- and quarter-sample
     /// refinement by SATD + λ·mvd bits through the 6-tap interpolation (§8.4.2.2.1).
-    /// - Returns: the vector and its SATD + λ·bits cost.
-    func searchMotion(mbX: Int, mbY: Int, predictor: SIMD2<Int32>, candidates: [SIMD2<Int32>]) -> (SIMD2<Int32>, Int) {
+    /// - Returns: the vector of the partition (x, y, width, height inside the macroblock) and its SATD + λ·bits cost.
+    func searchMotion(mbX: Int, mbY: Int, partition: (Int, Int, Int, Int) = (0, 0, 16, 16), predictor: SIMD2<Int32>,
+                      candidates: [SIMD2<Int32>]) -> (SIMD2<Int32>, Int) {
         guard let reference else { return (.zero, .max) }
         let lambda = Self.lambda(qp: qp)
-        let x0 = mbX * 16, y0 = mbY * 16, stride = source.width
+        let x0 = mbX * 16 + partition.0, y0 = mbY * 16 + partition.1, stride = source.width
+        let size: BlockSize = partition.2 == 16 ? (partition.3 == 16 ? .w16h16 : .w16h8) : .w8h16
         return reference.luma.withUnsafeBufferPointer { ref in
             source.luma.withUnsafeBufferPointer { src in
                 let plane = PlaneView(base: ref.baseAddress!, width: reference.width, height: reference.height, stride: stride)
@@ -27,10 +29,10 @@ extension SliceCoder {
                         Self.signedGolombBits(mv.x - predictor.x) + Self.signedGolombBits(mv.y - predictor.y)
                     }
                     func cost(_ mv: SIMD2<Int32>, satd: Bool) -> Int {
-                        LumaInterpolation.fast(plane, quarterX: x0 * 4 + Int(mv.x), quarterY: y0 * 4 + Int(mv.y), size: .w16h16,
+                        LumaInterpolation.fast(plane, quarterX: x0 * 4 + Int(mv.x), quarterY: y0 * 4 + Int(mv.y), size: size,
                                                into: block, stride: 16)
-                        let distortion = satd ? SATD.fast(.w16h16, original, stride: stride, UnsafePointer(block), stride: 16)
-                                              : SAD.fast(.w16h16, original, stride: stride, UnsafePointer(block), stride: 16)
+                        let distortion = satd ? SATD.fast(size, original, stride: stride, UnsafePointer(block), stride: 16)
+                                              : SAD.fast(size, original, stride: stride, UnsafePointer(block), stride: 16)
                         return distortion + lambda * bits(mv)
                     }
                     // Integer-sample start: the cheapest predictor, rounded to whole samples.

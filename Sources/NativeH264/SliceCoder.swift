@@ -23,7 +23,7 @@ struct SliceCoder {
     let reference: EncoderPicture?
     /// Per macroblock: coded in an intra mode (refIdxL0 −1 for motion vector prediction, §8.4.1.3.2).
     var macroblockIsIntra: [Bool]
-    /// Per macroblock: mvL0 of its (single) partition, P_Skip included, in quarter samples.
+    /// Per 4x4 luma block (raster over the picture): mvL0 of its partition, P_Skip included, in quarter samples.
     var motionVectors: [SIMD2<Int32>]
     /// Skipped macroblocks not yet counted by an mb_skip_run (§7.3.4).
     var skipRun = 0
@@ -40,7 +40,7 @@ struct SliceCoder {
         chromaTotals = [[UInt8]](repeating: [UInt8](repeating: 0, count: widthInMbs * 2 * heightInMbs * 2), count: 2)
         intra4x4Modes = [UInt8](repeating: 2, count: widthInMbs * 4 * heightInMbs * 4)
         macroblockIsIntra = [Bool](repeating: true, count: widthInMbs * heightInMbs)
-        motionVectors = [SIMD2<Int32>](repeating: .zero, count: widthInMbs * heightInMbs)
+        motionVectors = [SIMD2<Int32>](repeating: .zero, count: widthInMbs * 4 * heightInMbs * 4)
     }
 
     /// Whether the slice is a P slice.

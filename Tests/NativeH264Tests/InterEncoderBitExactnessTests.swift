@@ -148,6 +148,8 @@ struct InterEncoderBitExactnessTests {
         let panned = try frames.prefix(12).enumerated().map { index, frame in try Self.crop(frame, x: 4 + 3 * index, y: 2 + index, width: 128, height: 96) }
         let pan = try expectBitExact(panned, qp: qp, keyFrameInterval: 30, label: "foreman pan QP \(qp)")
         if qp <= 40 { #expect(pan.types.predicted16x16 > 0, "\(pan.types)") }
+        // The partitions of §8.4.1.3's directional predictors are under the oracle too.
+        if qp <= 26 { #expect(outcome.types.predicted16x8 + pan.types.predicted16x8 > 0 && outcome.types.predicted8x16 + pan.types.predicted8x16 > 0, "\(outcome.types) \(pan.types)") }
     }
 
     @Test("lavfi testsrc (moving): bit-exact over 40 frames with GOP 30")
@@ -166,6 +168,7 @@ struct InterEncoderBitExactnessTests {
         #expect(frames.count == 40)
         let outcome = try expectBitExact(frames, qp: 30, keyFrameInterval: 30, label: "testsrc")
         #expect(outcome.types.predicted16x16 > 0 && outcome.types.skipped > 0, "\(outcome.types)")
+        #expect(outcome.types.predicted16x8 > 0 && outcome.types.predicted8x16 > 0, "\(outcome.types)")
         // New content (the counter digits) is coded intra inside P pictures.
         #expect(outcome.intraInPredicted > 0, "\(outcome.types)")
     }
