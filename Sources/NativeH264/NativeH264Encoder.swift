@@ -13,7 +13,7 @@ import NativeH264Kernels
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
 /// reconstruction, so ``EncodedPicture/reconstruction`` is the picture a conforming decoder outputs.
 /// In a P picture a macroblock is P_Skip (§8.4.1.1) when the skip vector leaves no residual, otherwise
-/// P_L0_16x16, P_L0_L0_16x8 or P_L0_L0_8x16 with searched quarter-sample vectors (predictors, diamond
+/// P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 or P_8x8 (8x8 sub-macroblocks) with searched quarter-sample vectors (predictors, diamond
 /// search, half/quarter-sample refinement; §8.4.1.3's directional predictors), or intra when that costs less.
 /// Any even size is accepted: sizes that are not multiples of 16 are padded and cropped (§7.4.2.1.1).
 ///
@@ -23,7 +23,7 @@ import NativeH264Kernels
 /// file.write(picture.annexB)                   // SPS, PPS and the IDR slice, or a P slice, with start codes
 /// ```
 ///
-/// Not registered as a codec engine yet: 8x8 partitions, rate control and the session properties come next.
+/// Not registered as a codec engine yet: sub-macroblock partitions below 8x8, rate control and the session properties come next.
 public struct NativeH264Encoder: Sendable {
     /// One coded frame.
     public struct EncodedPicture: Sendable {
@@ -56,6 +56,8 @@ public struct NativeH264Encoder: Sendable {
         public var predicted16x8 = 0
         /// P_L0_L0_8x16 macroblocks.
         public var predicted8x16 = 0
+        /// P_8x8 macroblocks (every sub-macroblock P_L0_8x8).
+        public var predicted8x8 = 0
 
         /// Creates counts.
         /// - Parameters:
@@ -65,8 +67,10 @@ public struct NativeH264Encoder: Sendable {
         ///   - skipped: P_Skip macroblocks.
         ///   - predicted16x8: P_L0_L0_16x8 macroblocks.
         ///   - predicted8x16: P_L0_L0_8x16 macroblocks.
+        ///   - predicted8x8: P_8x8 macroblocks.
         public init(intra16x16: Int = 0, intra4x4: Int = 0, predicted16x16: Int = 0, skipped: Int = 0,
-                    predicted16x8: Int = 0, predicted8x16: Int = 0) {
+                    predicted16x8: Int = 0, predicted8x16: Int = 0, predicted8x8: Int = 0) {
+            self.predicted8x8 = predicted8x8
             self.predicted16x8 = predicted16x8
             self.predicted8x16 = predicted8x16
             self.intra16x16 = intra16x16
@@ -84,6 +88,7 @@ public struct NativeH264Encoder: Sendable {
             skipped += other.skipped
             predicted16x8 += other.predicted16x8
             predicted8x16 += other.predicted8x16
+            predicted8x8 += other.predicted8x8
         }
     }
 

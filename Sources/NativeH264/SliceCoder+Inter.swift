@@ -40,7 +40,7 @@ extension SliceCoder {
     }()
 
     /// One macroblock of a P slice: P_Skip when the skip vector's residual quantises to nothing,
-    /// otherwise the cheapest of P_L0_16x16, P_L0_L0_16x8 and P_L0_L0_8x16 with searched vectors or,
+    /// otherwise the cheapest of P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 and P_8x8 (8x8 sub-macroblocks) with searched vectors or,
     /// when its SATD cost is lower, an intra macroblock.
     mutating func encodePredictedMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
         let index = mbY * widthInMbs + mbX
@@ -64,10 +64,10 @@ extension SliceCoder {
         let lambda = Self.lambda(qp: qp)
         var bestShape = PartitionShape.whole, bestVectors = [SIMD2<Int32>](), bestPredictors = [SIMD2<Int32>](), bestCost = Int.max
         for shape in PartitionShape.allCases {
-            var vectors = [SIMD2<Int32>](), predictors = [SIMD2<Int32>](), cost = lambda * 2 * shape.rawValue
+            var vectors = [SIMD2<Int32>](), predictors = [SIMD2<Int32>](), cost = lambda * [0, 2, 2, 8][shape.rawValue]
             for (partition, geometry) in shape.partitions.enumerated() {
                 let partitionPredictor = motionVectorPredictor(mbX: mbX, mbY: mbY, shape: shape, partition: partition)
-                let (motion, partitionCost) = searchMotion(mbX: mbX, mbY: mbY, partition: geometry, predictor: partitionPredictor,
+                let (motion, partitionCost) = searchMotion(mbX: mbX, mbY: mbY, partition: geometry, size: shape.blockSize, predictor: partitionPredictor,
                                                            candidates: [.zero, partitionPredictor, predictor, skip] + neighbourVectors + vectors)
                 setMotion(motion, mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
                 vectors.append(motion)
@@ -91,6 +91,7 @@ extension SliceCoder {
         case .whole: macroblockTypes.predicted16x16 += 1
         case .horizontalHalves: macroblockTypes.predicted16x8 += 1
         case .verticalHalves: macroblockTypes.predicted8x16 += 1
+        case .quarters: macroblockTypes.predicted8x8 += 1
         }
 
         // mb_skip_run, macroblock_layer( ) of P_L0_16x16 / P_L0_L0_16x8 / P_L0_L0_8x16 (mb_type 0…2,
@@ -98,6 +99,8 @@ extension SliceCoder {
         // reference), coded_block_pattern me(v), mb_qp_delta.
         writer.ue(UInt32(skipRun)); skipRun = 0
         writer.ue(UInt32(bestShape.rawValue))
+        // P_8x8: sub_mb_type P_L0_8x8 (0) for each 8x8 block (§7.3.5.2, Table 7-17).
+        if bestShape == .quarters { for _ in 0..<4 { writer.ue(0) } }
         for (motion, partitionPredictor) in zip(bestVectors, bestPredictors) {
             writer.se(motion.x - partitionPredictor.x)
             writer.se(motion.y - partitionPredictor.y)
@@ -144,7 +147,7 @@ extension SliceCoder {
         let stride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16, cx0 = mbX * 8, cy0 = mbY * 8
         for ((px, py, pw, ph), mv) in zip(shape.partitions, vectors) {
-            let size: BlockSize = pw == 16 ? (ph == 16 ? .w16h16 : .w16h8) : .w8h16
+            let size = shape.blockSize
             reference.luma.withUnsafeBufferPointer { ref in
                 let plane = PlaneView(base: ref.baseAddress!, width: reference.width, height: reference.height, stride: stride)
                 result.luma.withUnsafeMutableBufferPointer {

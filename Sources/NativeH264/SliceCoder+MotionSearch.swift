@@ -10,12 +10,11 @@ extension SliceCoder {
     /// diamond search from it by SAD + λ·mvd bits until no step improves, then half- and quarter-sample
     /// refinement by SATD + λ·mvd bits through the 6-tap interpolation (§8.4.2.2.1).
     /// - Returns: the vector of the partition (x, y, width, height inside the macroblock) and its SATD + λ·bits cost.
-    func searchMotion(mbX: Int, mbY: Int, partition: (Int, Int, Int, Int) = (0, 0, 16, 16), predictor: SIMD2<Int32>,
+    func searchMotion(mbX: Int, mbY: Int, partition: (Int, Int, Int, Int) = (0, 0, 16, 16), size: BlockSize = .w16h16, predictor: SIMD2<Int32>,
                       candidates: [SIMD2<Int32>]) -> (SIMD2<Int32>, Int) {
         guard let reference else { return (.zero, .max) }
         let lambda = Self.lambda(qp: qp)
         let x0 = mbX * 16 + partition.0, y0 = mbY * 16 + partition.1, stride = source.width
-        let size: BlockSize = partition.2 == 16 ? (partition.3 == 16 ? .w16h16 : .w16h8) : .w8h16
         return reference.luma.withUnsafeBufferPointer { ref in
             source.luma.withUnsafeBufferPointer { src in
                 let plane = PlaneView(base: ref.baseAddress!, width: reference.width, height: reference.height, stride: stride)

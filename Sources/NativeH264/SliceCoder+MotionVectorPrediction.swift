@@ -1,6 +1,19 @@
-/// The shape of an inter macroblock's partitions (Table 7-13: P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16).
+import NativeH264Kernels
+
+/// The shape of an inter macroblock's partitions (Table 7-13: P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16,
+/// and P_8x8 with every sub_mb_type P_L0_8x8, Table 7-17).
 enum PartitionShape: Int, CaseIterable {
-    case whole = 0, horizontalHalves = 1, verticalHalves = 2
+    case whole = 0, horizontalHalves = 1, verticalHalves = 2, quarters = 3
+
+    /// The block size of its partitions.
+    var blockSize: BlockSize {
+        switch self {
+        case .whole: .w16h16
+        case .horizontalHalves: .w16h8
+        case .verticalHalves: .w8h16
+        case .quarters: .w8h8
+        }
+    }
 
     /// (x, y, width, height) of each partition inside the macroblock, in luma samples.
     var partitions: [(Int, Int, Int, Int)] {
@@ -8,6 +21,7 @@ enum PartitionShape: Int, CaseIterable {
         case .whole: [(0, 0, 16, 16)]
         case .horizontalHalves: [(0, 0, 16, 8), (0, 8, 16, 8)]
         case .verticalHalves: [(0, 0, 8, 16), (8, 0, 8, 16)]
+        case .quarters: [(0, 0, 8, 8), (8, 0, 8, 8), (0, 8, 8, 8), (8, 8, 8, 8)]
         }
     }
 }

@@ -168,7 +168,7 @@ struct InterEncoderBitExactnessTests {
         #expect(frames.count == 40)
         let outcome = try expectBitExact(frames, qp: 30, keyFrameInterval: 30, label: "testsrc")
         #expect(outcome.types.predicted16x16 > 0 && outcome.types.skipped > 0, "\(outcome.types)")
-        #expect(outcome.types.predicted16x8 > 0 && outcome.types.predicted8x16 > 0, "\(outcome.types)")
+        #expect(outcome.types.predicted16x8 > 0 && outcome.types.predicted8x16 > 0 && outcome.types.predicted8x8 > 0, "\(outcome.types)")
         // New content (the counter digits) is coded intra inside P pictures.
         #expect(outcome.intraInPredicted > 0, "\(outcome.types)")
     }
