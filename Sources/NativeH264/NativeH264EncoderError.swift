@@ -5,6 +5,8 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
     case unsupportedSize(width: Int, height: Int)
     /// The quantisation parameter is outside 0…51.
     case quantisationParameterOutOfRange(Int)
+    /// The key-frame interval is below 1.
+    case keyFrameIntervalOutOfRange(Int)
     /// A frame's size differs from the configured one.
     case frameSizeMismatch(expectedWidth: Int, expectedHeight: Int, width: Int, height: Int)
 
@@ -14,6 +16,7 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
         case let .unsupportedSize(width, height):
             "native H.264 encoder: \(width)x\(height) is not supported (even width and height, 2…8192)"
         case let .quantisationParameterOutOfRange(qp): "native H.264 encoder: QP \(qp) is outside 0…51"
+        case let .keyFrameIntervalOutOfRange(interval): "native H.264 encoder: key-frame interval \(interval) is below 1"
         case let .frameSizeMismatch(ew, eh, w, h): "native H.264 encoder: frame is \(w)x\(h), the encoder was configured for \(ew)x\(eh)"
         }
     }

@@ -8,7 +8,7 @@ import MediaCore
 import NativeH264
 
 /// PSNR of the luma planes of two equally sized I420 frame lists.
-private func lumaPSNR(_ a: [PixelBuffer], _ b: [PixelBuffer]) -> Double {
+func lumaPSNR(_ a: [PixelBuffer], _ b: [PixelBuffer]) -> Double {
     var squared = 0.0, count = 0.0
     for (x, y) in zip(a, b) {
         let p = x.planes[0], q = y.planes[0]

@@ -6,6 +6,7 @@
 //   streamkit-benchmark kernels [--operations 20000] [--rounds 5]
 //   streamkit-benchmark native-intra FILE.y4m [--qp 26] [--frames 100] [--rounds 3]
 //   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
+//   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -35,6 +36,16 @@ if arguments.first == "native-intra", arguments.count >= 2 {
                              frameLimit: max(intraOption("--frames", default: 100), 1), rounds: max(intraOption("--rounds", default: 3), 1))
     exit(0)
 }
+if arguments.first == "native", arguments.count >= 2 {
+    func gopOption(_ name: String, default value: Int) -> Int {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
+              let parsed = Int(arguments[index + 1]), parsed >= 0 else { return value }
+        return parsed
+    }
+    try benchmarkNativeGOP(path: arguments[arguments.startIndex + 1], qp: min(gopOption("--qp", default: 26), 51),
+                           frameLimit: max(gopOption("--frames", default: 60), 1), keyFrameInterval: max(gopOption("--keyint", default: 30), 1))
+    exit(0)
+}
 let usage = """
     usage: streamkit-benchmark annexb-to-avcc FILE [--megabytes N] [--rounds N]
            streamkit-benchmark bits FILE [--megabytes N] [--rounds N] [--elements N]
@@ -42,6 +53,7 @@ let usage = """
            streamkit-benchmark kernels [--operations N] [--rounds N]
            streamkit-benchmark native-intra FILE.y4m [--qp N] [--frames N] [--rounds N]
            streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
+           streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
     """
 guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)

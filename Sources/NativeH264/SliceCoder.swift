@@ -2,9 +2,10 @@ import Bitstream
 import MediaCore
 import NativeH264Kernels
 
-/// Codes the macroblocks of one I slice covering the picture (I_16x16 or I_NxN, + intra chroma, §7.3.5) and
-/// keeps the reconstruction exactly as the decoder builds it (§8.3.3, §8.3.4, §8.5).
-struct IntraSliceCoder {
+/// Codes the macroblocks of one I or P slice covering the picture (I_16x16 or I_NxN + intra chroma,
+/// and in P slices P_L0_16x16 and P_Skip, §7.3.4, §7.3.5) and keeps the reconstruction exactly as the
+/// decoder builds it (§8.3.3, §8.3.4, §8.4, §8.5).
+struct SliceCoder {
     let source: EncoderPicture
     var reconstruction: EncoderPicture
     let qp: Int
@@ -18,9 +19,18 @@ struct IntraSliceCoder {
     var intra4x4Modes: [UInt8]
     /// What was chosen so far.
     var macroblockTypes = NativeH264Encoder.MacroblockTypeCounts()
+    /// The reference picture of a P slice (the previous deblocked reconstruction), nil for an I slice.
+    let reference: EncoderPicture?
+    /// Per macroblock: coded in an intra mode (refIdxL0 −1 for motion vector prediction, §8.4.1.3.2).
+    var macroblockIsIntra: [Bool]
+    /// Per 4x4 luma block (raster over the picture): mvL0 of its partition, P_Skip included, in quarter samples.
+    var motionVectors: [SIMD2<Int32>]
+    /// Skipped macroblocks not yet counted by an mb_skip_run (§7.3.4).
+    var skipRun = 0
 
-    init(source: EncoderPicture, quantisationParameter: Int) {
+    init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil) {
         self.source = source
+        self.reference = reference
         reconstruction = EncoderPicture(widthInMacroblocks: source.width / 16, heightInMacroblocks: source.height / 16)
         qp = quantisationParameter
         chromaQP = ChromaQuantisation.chromaQP(lumaQP: quantisationParameter)
@@ -29,15 +39,27 @@ struct IntraSliceCoder {
         lumaTotals = [UInt8](repeating: 0, count: widthInMbs * 4 * heightInMbs * 4)
         chromaTotals = [[UInt8]](repeating: [UInt8](repeating: 0, count: widthInMbs * 2 * heightInMbs * 2), count: 2)
         intra4x4Modes = [UInt8](repeating: 2, count: widthInMbs * 4 * heightInMbs * 4)
+        macroblockIsIntra = [Bool](repeating: true, count: widthInMbs * heightInMbs)
+        motionVectors = [SIMD2<Int32>](repeating: .zero, count: widthInMbs * 4 * heightInMbs * 4)
     }
 
-    /// slice_data( ) of an I slice (§7.3.4): every macroblock_layer( ) in raster order.
+    /// Whether the slice is a P slice.
+    var isPredicted: Bool { reference != nil }
+
+    /// slice_data( ) (§7.3.4): every macroblock in raster order; in a P slice each coded macroblock
+    /// preceded by the mb_skip_run of the skipped ones before it, and a final run when the slice ends
+    /// with skipped macroblocks.
     mutating func encodeMacroblocks(to writer: inout BitWriter) {
         for mbY in 0..<heightInMbs {
             for mbX in 0..<widthInMbs {
-                encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+                if isPredicted {
+                    encodePredictedMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+                } else {
+                    encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+                }
             }
         }
+        if skipRun > 0 { writer.ue(UInt32(skipRun)); skipRun = 0 }
     }
 
     /// luma4x4BlkIdx → (x, y) of the block inside the macroblock (6.4.3: inverse 8x8 then 4x4 raster scan).
@@ -174,10 +196,14 @@ struct IntraSliceCoder {
         // macroblock_layer( ) (§7.3.5): mb_type I_16x16_<mode>_<cbpChroma>_<cbpLuma> (Table 7-11),
         // mb_pred( ) with intra_chroma_pred_mode, mb_qp_delta, then the residual.
         if useIntra4x4 { macroblockTypes.intra4x4 += 1 } else { macroblockTypes.intra16x16 += 1 }
+        // In a P slice: the pending mb_skip_run, and the intra mb_type after the five P types (Table 7-13).
+        let typeOffset: UInt32 = isPredicted ? 5 : 0
+        if isPredicted { writer.ue(UInt32(skipRun)); skipRun = 0 }
+        macroblockIsIntra[mbY * widthInMbs + mbX] = true
         if useIntra4x4 {
             // I_NxN (mb_type 0): the 16 modes, the chroma mode, coded_block_pattern me(v) (Table 9-4),
             // mb_qp_delta only when something is coded.
-            writer.ue(0)
+            writer.ue(typeOffset)
             Self.writePredictionModes(intra4x4, to: &writer)
             writer.ue(UInt32(chromaMode.rawValue))
             let pattern = intra4x4.codedBlockPatternLuma | codedBlockPatternChroma << 4
@@ -185,7 +211,7 @@ struct IntraSliceCoder {
             if pattern != 0 { writer.se(0) }
             writeIntra4x4Residual(mbX: mbX, mbY: mbY, intra4x4, to: &writer)
         } else {
-            writer.ue(UInt32(1 + bestMode.rawValue + 4 * codedBlockPatternChroma + (codedLuma ? 12 : 0)))
+            writer.ue(typeOffset + UInt32(1 + bestMode.rawValue + 4 * codedBlockPatternChroma + (codedLuma ? 12 : 0)))
             writer.ue(UInt32(chromaMode.rawValue))
             writer.se(0)
             writeLumaResidual(mbX: mbX, mbY: mbY, levels: levels, dc: dc, coded: codedLuma, to: &writer)

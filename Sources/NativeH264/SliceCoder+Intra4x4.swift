@@ -16,7 +16,7 @@ struct Intra4x4Macroblock {
     var cost = 0
 }
 
-extension IntraSliceCoder {
+extension SliceCoder {
     /// Table 9-4, Intra_4x4 column: codeNum of me(v) → coded_block_pattern (ChromaArrayType 1).
     static let intraCodedBlockPatternByCodeNum: [Int] = [
         47, 31, 15, 0, 23, 27, 29, 30, 7, 11, 13, 14, 39, 43, 45, 46, 16, 3, 5, 10, 12, 19, 21, 26,
@@ -143,14 +143,20 @@ extension IntraSliceCoder {
 
     /// residual_luma( ) of I_NxN: the 4x4 blocks of each coded 8x8 block, in luma4x4BlkIdx order.
     mutating func writeIntra4x4Residual(mbX: Int, mbY: Int, _ macroblock: Intra4x4Macroblock, to writer: inout BitWriter) {
+        writeLuma4x4Residual(mbX: mbX, mbY: mbY, levels: macroblock.levels, codedBlockPatternLuma: macroblock.codedBlockPatternLuma, to: &writer)
+    }
+
+    /// residual_luma( ) of 4x4 blocks of 16 coefficients (I_NxN and inter macroblocks, §7.3.5.3.1):
+    /// the blocks of each 8x8 block whose CodedBlockPatternLuma bit is set, in luma4x4BlkIdx order.
+    mutating func writeLuma4x4Residual(mbX: Int, mbY: Int, levels: [Int32], codedBlockPatternLuma: Int, to writer: inout BitWriter) {
         let stride = widthInMbs * 4
         var scanned = [Int32](repeating: 0, count: 16)
         for blk in 0..<16 {
             let (bx, by) = Self.blockOrigin[blk]
             let gx = mbX * 4 + bx / 4, gy = mbY * 4 + by / 4
             var total = 0
-            if macroblock.codedBlockPatternLuma & (1 << (blk / 4)) != 0 {
-                macroblock.levels.withUnsafeBufferPointer { Zigzag.scan($0.baseAddress! + 16 * blk, into: &scanned) }
+            if codedBlockPatternLuma & (1 << (blk / 4)) != 0 {
+                levels.withUnsafeBufferPointer { Zigzag.scan($0.baseAddress! + 16 * blk, into: &scanned) }
                 let nC = lumaNC(blockX: gx, blockY: gy)
                 total = scanned.withUnsafeBufferPointer { CAVLCResidualWriter.write($0.baseAddress!, count: 16, nC: nC, to: &writer) }
             }
