@@ -133,7 +133,8 @@ public struct MP4File: Sendable {
                                    editList: boxes.editList,
                                    presentationOffset: Self.presentationOffset(boxes.editList, movieTimescale: movieTimescale,
                                                                                trackTimescale: timescale),
-                                   language: boxes.language, table: tables[index]))
+                                   language: boxes.language,
+                                   decoderConfigurationNALUnits: entry.configurationNALUnits, table: tables[index]))
         }
         self.tracks = tracks
         self.movieTimescale = movieTimescale

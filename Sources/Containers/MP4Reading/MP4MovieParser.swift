@@ -17,6 +17,16 @@ struct MP4MovieParser {
     }
 
     mutating func parse(moov: MP4BoxHeader) throws(MP4ReadError) {
+        var counter = MP4BoxIterator(bytes: bytes, range: moov.payloadRange, parentPath: "moov")
+        var trackCount = 0
+        while let child = try counter.next() {
+            guard child.type == "trak" else { continue }
+            guard trackCount < limits.maxTrackCount else {
+                throw .limitExceeded(path: counter.path(of: child, index: trackCount), byteOffset: child.offset,
+                                     limit: "the limit of \(limits.maxTrackCount) tracks")
+            }
+            trackCount += 1
+        }
         var children = MP4BoxIterator(bytes: bytes, range: moov.payloadRange, parentPath: "moov")
         var sawHeader = false
         while let child = try children.next() {

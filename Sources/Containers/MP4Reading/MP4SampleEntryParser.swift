@@ -16,6 +16,7 @@ struct MP4SampleEntryParser {
         var format: MP4TrackFormat
         var width = 0
         var height = 0
+        var configurationNALUnits: [[UInt8]] = []
     }
 
     /// Parses `stsd`.
@@ -52,14 +53,14 @@ struct MP4SampleEntryParser {
             let childPath = children.path(of: child)
             guard let view = bytes.getView(in: child.payloadRange) else { break }
             let record = Array(view)
-            let format = isHEVC ? try hevcFormat(record, width: width, height: height, path: childPath, offset: child.offset)
+            let (format, units) = isHEVC ? try hevcFormat(record, width: width, height: height, path: childPath, offset: child.offset)
                 : try avcFormat(record, width: width, height: height, path: childPath, offset: child.offset)
-            return Entry(type: entry.type, format: .video(format), width: width, height: height)
+            return Entry(type: entry.type, format: .video(format), width: width, height: height, configurationNALUnits: units)
         }
         throw .missingBox(path: path, box: configType)
     }
 
-    private func avcFormat(_ record: [UInt8], width: Int, height: Int, path: String, offset: Int) throws(MP4ReadError) -> FormatDescription {
+    private func avcFormat(_ record: [UInt8], width: Int, height: Int, path: String, offset: Int) throws(MP4ReadError) -> (FormatDescription, [[UInt8]]) {
         let configuration: AVCDecoderConfigurationRecord
         do { configuration = try AVCDecoderConfigurationRecord(bytes: record) } catch {
             throw .malformedBox(path: path, byteOffset: offset, reason: "\(error)")
@@ -79,10 +80,10 @@ struct MP4SampleEntryParser {
                 throw .malformedBox(path: path, byteOffset: offset, reason: "SPS: \(error)")
             }
         }
-        return format
+        return (format, parameterSets)
     }
 
-    private func hevcFormat(_ record: [UInt8], width: Int, height: Int, path: String, offset: Int) throws(MP4ReadError) -> FormatDescription {
+    private func hevcFormat(_ record: [UInt8], width: Int, height: Int, path: String, offset: Int) throws(MP4ReadError) -> (FormatDescription, [[UInt8]]) {
         let configuration: HEVCDecoderConfigurationRecord
         do { configuration = try HEVCDecoderConfigurationRecord(bytes: record) } catch {
             throw .malformedBox(path: path, byteOffset: offset, reason: "\(error)")
@@ -102,7 +103,7 @@ struct MP4SampleEntryParser {
                 throw .malformedBox(path: path, byteOffset: offset, reason: "SPS: \(error)")
             }
         }
-        return format
+        return (format, configuration.arrays.flatMap(\.nalUnits))
     }
 
     /// `AudioSampleEntry` (§12.2.3.2): 28 bytes of fixed fields (16 or 36 more in QuickTime sound

@@ -48,13 +48,19 @@ struct MP4SampleTableBuilder {
         }
         let countOffset = fields.position
         let count = try fields.u32("sample_count")
+        if constant == 0 {
+            // The table must fit in the box before anything is allocated for it.
+            if fieldSize == 4 {
+                try fields.checkTable(count: (UInt64(count) + 1) / 2, entrySize: 1, "sample_count (pairs of 4-bit sizes)")
+            } else {
+                try fields.checkTable(count: UInt64(count), entrySize: fieldSize / 8, "sample_count")
+            }
+        }
         guard Int(count) <= limits.maxSampleCountPerTrack else {
             throw .limitExceeded(path: path, byteOffset: countOffset,
                                  limit: "the limit of \(limits.maxSampleCountPerTrack) samples a track (sample_count \(count))")
         }
         if constant != 0 { return Array(repeating: constant, count: Int(count)) }
-        let tableBytes = (UInt64(count) * UInt64(fieldSize) + 7) / 8
-        try fields.checkTable(count: tableBytes, entrySize: 1, "sample_count")
         var sizes = [UInt32](repeating: 0, count: Int(count))
         let start = fields.position
         for index in 0..<Int(count) {

@@ -23,11 +23,14 @@ public struct MP4Track: Sendable {
     public let presentationOffset: Int64
     /// The ISO 639-2/T language (`mdhd`), `und` when unset.
     public let language: String
+    /// Every NAL unit of the `avcC` / `hvcC` record in record order (SPS, PPS; or VPS, SPS, PPS and any SEI
+    /// arrays): what an Annex B stream of the track carries before each key frame. Empty for audio.
+    public let decoderConfigurationNALUnits: [[UInt8]]
     let table: MP4SampleTable
 
     init(id: UInt32, index: Int, kind: MP4TrackKind, timescale: Int32, format: MP4TrackFormat, sampleEntryType: String,
          codedWidth: Int, codedHeight: Int, editList: [MP4EditListEntry], presentationOffset: Int64, language: String,
-         table: MP4SampleTable) {
+         decoderConfigurationNALUnits: [[UInt8]], table: MP4SampleTable) {
         self.id = id
         self.index = index
         self.kind = kind
@@ -39,6 +42,7 @@ public struct MP4Track: Sendable {
         self.editList = editList
         self.presentationOffset = presentationOffset
         self.language = language
+        self.decoderConfigurationNALUnits = decoderConfigurationNALUnits
         self.table = table
     }
 
