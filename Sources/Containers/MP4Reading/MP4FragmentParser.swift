@@ -126,6 +126,11 @@ struct MP4FragmentParser {
                     throw .limitExceeded(path: childPath, byteOffset: countOffset,
                                          limit: "the limit of \(limits.maxSampleCountPerTrack) samples a track")
                 }
+                // Every sample, even one of 0 bytes, counts as at least one byte of the file: a trun without
+                // per-sample fields cannot make the reader index more samples than the file has bytes.
+                guard Int(count) <= bytes.count else {
+                    throw box.failure("sample_count \(count) exceeds the file's \(bytes.count) bytes", at: countOffset)
+                }
                 guard position >= 0, position <= bytes.count else {
                     throw box.failure("data offset \(position) lies past the end of the file (\(bytes.count) bytes)", at: child.offset)
                 }

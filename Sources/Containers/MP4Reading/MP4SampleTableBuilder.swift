@@ -60,6 +60,12 @@ struct MP4SampleTableBuilder {
             throw .limitExceeded(path: path, byteOffset: countOffset,
                                  limit: "the limit of \(limits.maxSampleCountPerTrack) samples a track (sample_count \(count))")
         }
+        // Samples of one constant size must fit in the file together (a size-0 sample is counted as 1 byte),
+        // so a 12-byte box cannot make the reader index millions of samples.
+        guard constant == 0 || UInt64(count) * UInt64(constant) <= UInt64(bytes.count) else {
+            throw .malformedBox(path: path, byteOffset: countOffset,
+                                reason: "sample_count \(count) × sample_size \(constant) exceed the file (\(bytes.count) bytes)")
+        }
         if constant != 0 { return Array(repeating: constant, count: Int(count)) }
         var sizes = [UInt32](repeating: 0, count: Int(count))
         let start = fields.position
