@@ -5,6 +5,7 @@ import Foundation
 /// Every command, in the order `streamkit help` lists them.
 let commands: [OptionTable] = [
     RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
+    RemuxCommand.table,
 ]
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -40,6 +41,7 @@ do {
     case "record": exit(try await RecordCommand(parsed).run())
     case "encode": exit(try await EncodeCommand(parsed).run())
     case "decode": exit(try await DecodeCommand(parsed).run())
+    case "remux": exit(try RemuxCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {
