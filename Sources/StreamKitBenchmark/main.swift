@@ -2,6 +2,7 @@
 //
 //   streamkit-benchmark annexb-to-avcc FILE [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark bits FILE [--megabytes 100] [--rounds 5] [--elements 2000000]
+//   streamkit-benchmark mp4-demux FILE [--rounds 5]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -14,8 +15,9 @@ let arguments = CommandLine.arguments.dropFirst()
 let usage = """
     usage: streamkit-benchmark annexb-to-avcc FILE [--megabytes N] [--rounds N]
            streamkit-benchmark bits FILE [--megabytes N] [--rounds N] [--elements N]
+           streamkit-benchmark mp4-demux FILE [--rounds N]
     """
-guard let command = arguments.first, ["annexb-to-avcc", "bits"].contains(command), arguments.count >= 2 else {
+guard let command = arguments.first, ["annexb-to-avcc", "bits", "mp4-demux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
 }
 let path = arguments[arguments.startIndex + 1]
@@ -30,6 +32,8 @@ let megabytes = option("--megabytes", default: 100)
 let rounds = option("--rounds", default: 5)
 
 switch command {
+case "mp4-demux":
+    try benchmarkMP4Demux(file: file, path: path, rounds: rounds)
 case "annexb-to-avcc":
     try benchmarkAnnexBToAVCC(file: file, path: path, megabytes: megabytes, rounds: rounds)
 default:
