@@ -137,7 +137,7 @@ struct MP4HostileFileTests {
         #expect(reason.contains("2147483648 entries"))
     }
 
-    @Test("10 000 random corruptions of a real file: a file or an MP4ReadError, and every sample inside the file",
+    @Test("2 000 random corruptions of a real file: a file or an MP4ReadError, and every sample inside the file",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")))
     func randomCorruption() throws {
         let directory = try ExternalTool.temporaryDirectory()
@@ -148,8 +148,8 @@ struct MP4HostileFileTests {
             let moov = try #require(S.offset(of: "moov", in: original))
             let regions = name == "classic" ? [moov..<original.count] : [0..<min(original.count, 2400)]
             var random = SplitMix64(seed: name == "classic" ? 9 : 10)
-            var opened = 0
-            for _ in 0..<5000 {
+            var opened = 0, outside = 0
+            for _ in 0..<1000 {
                 var bytes = original
                 for _ in 0..<Int.random(in: 1...4, using: &random) {
                     let region = regions[0]
@@ -158,11 +158,12 @@ struct MP4HostileFileTests {
                 }
                 guard let file = try? MP4File(bytes: bytes) else { continue }
                 opened += 1
-                for sample in file.interleavedSamples() {
-                    #expect(sample.offset + sample.data.count <= bytes.count)
+                for sample in file.interleavedSamples() where sample.offset + sample.data.count > bytes.count {
+                    outside += 1
                 }
             }
             #expect(opened > 0)
+            #expect(outside == 0)
         }
     }
 }
