@@ -20,6 +20,15 @@ trap 'rm -rf "$corpus"' EXIT
 find "${STREAMKIT_MEDIA:-../shared/media}" -type f \( -name '*.264' -o -name '*.h264' -o -name '*.jsv' -o -name '*.avc' -o -name '*.h265' -o -name '*.adts' \) |
 while read -r file; do head -c 4096 "$file" > "$corpus/$(basename "$file")"; done
 cp Tests/FuzzCorpus/* "$corpus/" 2>/dev/null || true
+# MP4 seeds: small whole files made by ffmpeg (classic, fragmented, HEVC), within -max_len.
+if command -v ffmpeg >/dev/null; then
+    for flags in "" "+frag_keyframe+empty_moov"; do
+        ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -f lavfi -i sine=duration=0.2 -c:v libx264 \
+            -c:a aac ${flags:+-movflags $flags} "$corpus/seed${flags//+/-}.mp4" || true
+    done
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -c:v libx265 -x265-params log-level=error \
+        -tag:v hvc1 "$corpus/seed-hvc1.mp4" || true
+fi
 
 mkdir -p fuzz-artifacts
 export SWIFT_BACKTRACE=enable=no

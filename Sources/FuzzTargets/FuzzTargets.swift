@@ -10,7 +10,7 @@ import HEVC
 /// The whole input is read as an Annex B stream by both analysers and as ADTS; its NAL units are fed to
 /// every parameter-set parser of both codecs (and what parses is written back and parsed again); the
 /// input is also read as an avcC, an hvcC and an AudioSpecificConfig, as AVCC with each length size, and as a
-/// Y4M, WAV and raw-video file. The byte view, the bit reader (random u(n) for n in 1...64, ue, se, driven
+/// Y4M, WAV and raw-video file, and as an MP4 (FuzzTargets+MP4.swift). The byte view, the bit reader (random u(n) for n in 1...64, ue, se, driven
 /// by the input) and the chunked scanner (cut where the input says) are checked against their invariants.
 public enum FuzzTargets {
     /// Feeds `input` to every parser, or to those of the chosen families.
@@ -36,6 +36,7 @@ public enum FuzzTargets {
             rtspURL(bytes)
         }
         if families.contains(.hls) { hls(bytes) }
+        if families.contains(.mp4) { mp4(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

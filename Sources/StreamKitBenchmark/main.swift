@@ -7,6 +7,7 @@
 //   streamkit-benchmark native-intra FILE.y4m [--qp 26] [--frames 100] [--rounds 3]
 //   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
+//   streamkit-benchmark mp4-demux FILE [--rounds 5]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -54,8 +55,9 @@ let usage = """
            streamkit-benchmark native-intra FILE.y4m [--qp N] [--frames N] [--rounds N]
            streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
            streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
+           streamkit-benchmark mp4-demux FILE [--rounds N]
     """
-guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux"].contains(command), arguments.count >= 2 else {
+guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
 }
 let path = arguments[arguments.startIndex + 1]
@@ -70,6 +72,8 @@ let megabytes = option("--megabytes", default: 100)
 let rounds = option("--rounds", default: 5)
 
 switch command {
+case "mp4-demux":
+    try benchmarkMP4Demux(file: file, path: path, rounds: rounds)
 case "annexb-to-avcc":
     try benchmarkAnnexBToAVCC(file: file, path: path, megabytes: megabytes, rounds: rounds)
 case "rtp":

@@ -11,7 +11,7 @@ import MediaCore
 /// from its bytes.
 struct DecodeCommand {
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes)")
+    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), or an .mp4/.mov/.m4v/.m4a file")
 
     /// The command's arguments and options.
     static let table = OptionTable(
@@ -46,8 +46,9 @@ struct DecodeCommand {
     /// Runs the decode.
     /// - Returns: the exit status.
     func run() async -> Int32 {
+        if MP4Input.isMP4(input) { return await decodeMP4() }
         do {
-            let source = try FileByteSource(path: input)
+            var source = try FileByteSource(path: input)
             defer { try? source.close() }
             let head = try source.read(upToCount: 1 << 20)
             guard let format = ElementaryStreamFormat.detect(head) else {
@@ -60,16 +61,35 @@ struct DecodeCommand {
                 return 1
             }
             if isAudio {
-                return try decodeAudio(head: head, rest: source)
+                return try decodeAudio(head: head, rest: &source)
             }
-            return try await decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: source)
+            return try await decodeVideo(codec: format == .hevcAnnexB ? .hevc : .h264, head: head, rest: &source)
         } catch {
             printError("streamkit decode: \(error)")
             return 1
         }
     }
 
-    private func decodeVideo(codec: CodecType, head: [UInt8], rest: FileByteSource) async throws -> Int32 {
+    /// An MP4 input: its first video track (or, into a `.wav`, its first AAC track) read as an elementary stream.
+    private func decodeMP4() async -> Int32 {
+        do {
+            let file = try MP4File(contentsOf: input)
+            let audio = output.lowercased().hasSuffix(".wav")
+            guard let track = MP4Input.track(of: file, audio: audio), let codec = track.codec else {
+                printError("streamkit decode: \(input) has no \(audio ? "AAC" : "H.264/H.265") track for \(output)")
+                return 1
+            }
+            var source = try MP4ElementaryStreamSource(file: file, track: track)
+            let head = try source.read(upToCount: 1 << 20)
+            if audio { return try decodeAudio(head: head, rest: &source) }
+            return try await decodeVideo(codec: codec, head: head, rest: &source)
+        } catch {
+            printError("streamkit decode: \(error)")
+            return 1
+        }
+    }
+
+    private func decodeVideo<Source: ByteSource>(codec: CodecType, head: [UInt8], rest: inout Source) async throws -> Int32 {
         let session = try DecompressionSession(annexBStreamOf: codec, registry: EngineSetup.registry(),
                                                outputFormat: output.lowercased().hasSuffix(".y4m") ? .i420 : pixelFormat,
                                                engineName: engineName)
@@ -160,7 +180,7 @@ struct DecodeCommand {
         return Y4MRatio(Int((rate * 1001).rounded()), 1001)
     }
 
-    private func decodeAudio(head: [UInt8], rest: FileByteSource) throws -> Int32 {
+    private func decodeAudio<Source: ByteSource>(head: [UInt8], rest: inout Source) throws -> Int32 {
         var bytes = head
         bytes += try rest.readToEnd()
         let scan = ADTSFrameScanner.scan(bytes)

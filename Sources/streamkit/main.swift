@@ -6,6 +6,7 @@ import Foundation
 let commands: [OptionTable] = [
     RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
     StreamCommand.table, ServeCommand.table, ReceiveCommand.table,
+    RemuxCommand.table,
 ]
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -44,6 +45,7 @@ do {
     case "stream": exit(try await StreamCommand(parsed).run())
     case "receive": exit(try await ReceiveCommand(parsed).run())
     case "serve": exit(try await ServeCommand(parsed).run())
+    case "remux": exit(try RemuxCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {

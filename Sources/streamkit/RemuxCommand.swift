@@ -1,0 +1,63 @@
+import Containers
+import Foundation
+
+/// `streamkit remux INPUT.mp4 OUTPUT.(h264|h265|aac)`: copies one track's samples, unchanged, into an elementary
+/// stream — Annex B for video, ADTS for AAC — like `ffmpeg -i INPUT -c copy -f h264 OUTPUT`.
+struct RemuxCommand {
+    /// `INPUT`.
+    static let input = PositionalSpec("INPUT", help: "an MP4 file (.mp4, .mov, .m4v, .m4a)")
+    /// `OUTPUT`.
+    static let output = PositionalSpec("OUTPUT", help: "a .h264/.264, .h265/.265/.hevc or .aac file: the first track of that codec")
+
+    /// The command's arguments.
+    static let table = OptionTable(
+        command: "remux", summary: "copy an MP4 track's samples into an Annex B or ADTS stream (no re-encoding)",
+        positionals: [input, output], options: [])
+
+    let input: String
+    let output: String
+
+    /// Reads the command's arguments.
+    /// - Parameter parsed: the words after `remux`.
+    /// - Throws: ``CommandLineError`` for a missing argument.
+    init(_ parsed: ParsedOptions) throws(CommandLineError) {
+        input = try parsed.argument(Self.input)
+        output = try parsed.argument(Self.output)
+    }
+
+    /// Runs the copy.
+    /// - Returns: the exit status.
+    func run() -> Int32 {
+        let suffix = output.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let wanted: CodecTypeName? = switch suffix {
+        case "h264", "264": .h264
+        case "h265", "265", "hevc": .hevc
+        case "aac", "adts": .aac
+        default: nil
+        }
+        guard let wanted else {
+            printError("streamkit remux: \(output): the output must end in .h264, .264, .h265, .265, .hevc or .aac")
+            return 2
+        }
+        do {
+            let file = try MP4File(contentsOf: input)
+            guard let track = file.tracks.first(where: { $0.codec?.rawValue == wanted.rawValue }) else {
+                printError("streamkit remux: \(input) has no \(wanted.rawValue) track")
+                return 1
+            }
+            var sink = try FileByteSink(path: output)
+            let count = try file.writeElementaryStream(of: track, to: &sink)
+            try sink.close()
+            printError("track \(track.id): \(count) samples → \(output)")
+            return 0
+        } catch {
+            printError("streamkit remux: \(error)")
+            return 1
+        }
+    }
+
+    /// The codecs an elementary-stream output can hold, named as ``MediaCore/CodecType`` names them.
+    enum CodecTypeName: String {
+        case h264, hevc, aac
+    }
+}
