@@ -27,11 +27,12 @@ struct GStreamerReceiveProofTests {
         let report = ReceiveReport(receiver.standardError)
         #expect(report.videoGood >= 100, "\(receiver.logs)")
         // Joining a running stream may cut into the frame in flight (a fragment without its start): that one
-        // frame is reported. Over TCP nothing else may be lost; over UDP a starved machine can overflow the
-        // socket buffer, and then every frame it cost must be reported.
-        if transport == "tcp" {
-            #expect(report.videoLost <= 1 && report.packetsLost == 0, "\(receiver.logs)")
-        } else if report.packetsLost > 0 {
+        // frame is reported. Over UDP a starved machine can overflow the socket buffer; over TCP gst-rtsp-server
+        // itself drops packets for a client whose backlog grows (seen at load 10). Either way every frame a
+        // missing packet cost must be reported, and nothing else may be lost.
+        if report.packetsLost == 0 {
+            #expect(report.videoLost <= 1, "\(receiver.logs)")
+        } else {
             #expect(report.videoLost + report.videoWithheld > 0, "\(receiver.logs)")
         }
         try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", ours, "-f", "null", "-"])

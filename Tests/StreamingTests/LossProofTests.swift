@@ -1,3 +1,5 @@
+#if FFmpeg
+// These tests encode with our own `stream`/`serve`: they need the FFmpeg engine (`--traits FFmpeg`).
 import Foundation
 import Testing
 import TestSupport
@@ -60,3 +62,4 @@ struct LossProofTests {
         #expect(try Streamkit.frameHashes(decoding: output).count == report.videoGood)
     }
 }
+#endif

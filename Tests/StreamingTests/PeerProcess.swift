@@ -77,7 +77,7 @@ enum Readiness {
     ///   - port: the port.
     ///   - seconds: the longest wait.
     /// - Returns: `true` once it accepts.
-    static func waitForTCP(port: UInt16, seconds: Double = 15) async -> Bool {
+    static func waitForTCP(port: UInt16, seconds: Double = 60) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if canConnect(port: port) { return true }

@@ -1,3 +1,5 @@
+#if FFmpeg
+// These tests encode with our own `stream`/`serve`: they need the FFmpeg engine (`--traits FFmpeg`).
 import Foundation
 import Testing
 import TestSupport
@@ -26,3 +28,4 @@ struct PublishProofTests {
         #expect(audio >= 100, "ffmpeg decoded \(audio) audio frames\n\(server.logs)")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if FFmpeg
+// These tests encode with our own `stream`/`serve`: they need the FFmpeg engine (`--traits FFmpeg`).
 import Foundation
 import Testing
 import TestSupport
@@ -29,3 +31,4 @@ struct RTPStreamProofTests {
         #expect(theirs == ours, "ffmpeg decoded \(theirs.count) frames from RTP, \(ours.count) from the file\n\(ffmpeg.logs)")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if FFmpeg
+// These tests encode with our own `stream`/`serve`: they need the FFmpeg engine (`--traits FFmpeg`).
 import Foundation
 import Testing
 import TestSupport
@@ -47,3 +49,4 @@ struct ServeProofTests {
         await server.stop()
     }
 }
+#endif

@@ -37,17 +37,29 @@ struct AuthenticationParameters {
                 while index < bytes.count {
                     let byte = bytes[index]
                     if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                        guard !Self.isControl(bytes[index + 1]) else {
+                            throw .malformedParameter(header: header, parameter: name, reason: "a control character in a quoted string")
+                        }
                         value.append(bytes[index + 1])
                         index += 2
                         continue
                     }
                     index += 1
                     if byte == UInt8(ascii: "\"") { closed = true; break }
+                    // RFC 7230 §3.2.6: qdtext is HTAB, SP and visible characters; a control character (CR, LF,
+                    // NUL…) inside a quoted string is malformed, and could not be written back as it was.
+                    guard !Self.isControl(byte) else {
+                        throw .malformedParameter(header: header, parameter: name, reason: "a control character in a quoted string")
+                    }
                     value.append(byte)
                 }
                 guard closed else { throw .malformedParameter(header: header, parameter: name, reason: "unterminated quoted string") }
             } else {
-                while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != 0x20 {
+                while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != 0x20, bytes[index] != 0x09 {
+                    // A token (RFC 7230 §3.2.6) holds no quote and no control character.
+                    guard !Self.isControl(bytes[index]), bytes[index] != UInt8(ascii: "\"") else {
+                        throw .malformedParameter(header: header, parameter: name, reason: "a character a token cannot hold")
+                    }
                     value.append(bytes[index])
                     index += 1
                 }
@@ -61,6 +73,22 @@ struct AuthenticationParameters {
     subscript(name: String) -> String? {
         let key = name.lowercased()
         return pairs.first { $0.name == key }?.value
+    }
+
+    /// Whether `byte` is a control character other than HTAB (RFC 5234 CTL).
+    static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09) || byte == 0x7F
+    }
+
+    /// `text` as it is when it is a token (RFC 7230 §3.2.6 tchar only), else as a quoted string — so that a value
+    /// parsed from either form is written back in a form that parses to the same value.
+    static func tokenOrQuoted(_ text: String) -> String {
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~".utf8)
+        let isToken = !text.isEmpty && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || tokenCharacters.contains(byte)
+        }
+        return isToken ? text : quoted(text)
     }
 
     /// `"text"` with `\` before `"` and `\`.

@@ -53,7 +53,7 @@ public struct DigestChallenge: Hashable, Sendable {
     public var headerValue: String {
         var parts = ["realm=" + AuthenticationParameters.quoted(realm), "nonce=" + AuthenticationParameters.quoted(nonce)]
         if let opaque { parts.append("opaque=" + AuthenticationParameters.quoted(opaque)) }
-        if let algorithm { parts.append("algorithm=" + algorithm) }
+        if let algorithm { parts.append("algorithm=" + AuthenticationParameters.tokenOrQuoted(algorithm)) }
         if !qopOptions.isEmpty { parts.append("qop=" + AuthenticationParameters.quoted(qopOptions.joined(separator: ","))) }
         if isStale { parts.append("stale=true") }
         return "Digest " + parts.joined(separator: ", ")

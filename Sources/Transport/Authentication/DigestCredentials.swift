@@ -75,10 +75,10 @@ public struct DigestCredentials: Hashable, Sendable {
         var parts = ["username=" + AuthenticationParameters.quoted(username), "realm=" + AuthenticationParameters.quoted(realm),
                      "nonce=" + AuthenticationParameters.quoted(nonce), "uri=" + AuthenticationParameters.quoted(uri),
                      "response=" + AuthenticationParameters.quoted(response)]
-        if let algorithm { parts.append("algorithm=" + algorithm) }
+        if let algorithm { parts.append("algorithm=" + AuthenticationParameters.tokenOrQuoted(algorithm)) }
         if let opaque { parts.append("opaque=" + AuthenticationParameters.quoted(opaque)) }
-        if let qop { parts.append("qop=" + qop) }
-        if let nonceCount { parts.append("nc=" + nonceCount) }
+        if let qop { parts.append("qop=" + AuthenticationParameters.tokenOrQuoted(qop)) }
+        if let nonceCount { parts.append("nc=" + AuthenticationParameters.tokenOrQuoted(nonceCount)) }
         if let clientNonce { parts.append("cnonce=" + AuthenticationParameters.quoted(clientNonce)) }
         return "Digest " + parts.joined(separator: ", ")
     }
