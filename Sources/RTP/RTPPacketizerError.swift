@@ -6,6 +6,8 @@ public enum RTPPacketizerError: Error, Sendable, Equatable, CustomStringConverti
     case malformedAccessUnit(byteOffset: Int, reason: String)
     /// An AAC access unit is larger than the 13-bit AU-size field can say (8191 bytes).
     case accessUnitTooLarge(size: Int, maximum: Int)
+    /// A video frame was given to an audio ``RTPMediaStream``, or an audio frame to a video one.
+    case streamKindMismatch
 
     /// What is wrong.
     public var description: String {
@@ -16,6 +18,8 @@ public enum RTPPacketizerError: Error, Sendable, Equatable, CustomStringConverti
             return "RTP packetizer: malformed access unit at byte \(offset): \(reason)"
         case let .accessUnitTooLarge(size, maximum):
             return "RTP packetizer: access unit of \(size) bytes is larger than \(maximum)"
+        case .streamKindMismatch:
+            return "RTP packetizer: a video frame for an audio stream, or an audio frame for a video stream"
         }
     }
 }

@@ -108,7 +108,7 @@ struct ReceiveCommand {
                 failure = error
                 break
             }
-            // RFC 3550 §6.2: receiver reports about once a second (RTSP, where the sender's RTCP port is known).
+            // RFC 3550 §6.2: receiver reports about once a second, where the sender's RTCP address is known.
             if let sendRTCP = source.sendRTCP, arrival - lastReport >= .seconds(1) {
                 lastReport = arrival
                 for report in session.receiverReports(at: arrival, ssrc: ownSSRC) { await sendRTCP(report.bytes, report.track) }
