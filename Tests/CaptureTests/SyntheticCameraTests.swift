@@ -152,7 +152,7 @@ struct SyntheticCameraTests {
         #expect(try await camera.nextFrame() == nil)
     }
 
-    @Test("stop() ends a pending wait, and later calls return nil", .timeLimit(.minutes(1)))
+    @Test("stop() ends a pending wait, and later calls return nil", .timeLimit(.minutes(5)))
     func stopEndsTheStream() async throws {
         // One frame an hour: after frame 0, the next wait would last an hour unless stop() ends it.
         let camera = try SyntheticCamera(width: 32, height: 32, frameDuration: MediaTime(value: 3600, timescale: 1))
@@ -164,7 +164,7 @@ struct SyntheticCameraTests {
         #expect(try await camera.nextFrame() == nil)
     }
 
-    @Test("cancelling the waiting task ends the stream", .timeLimit(.minutes(1)))
+    @Test("cancelling the waiting task ends the stream", .timeLimit(.minutes(5)))
     func cancellationEndsTheStream() async throws {
         let camera = try SyntheticCamera(width: 32, height: 32, frameDuration: MediaTime(value: 3600, timescale: 1))
         #expect(try await camera.nextFrame() != nil)

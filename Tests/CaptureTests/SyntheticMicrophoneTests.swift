@@ -127,7 +127,7 @@ struct SyntheticMicrophoneTests {
         #expect(second.pts.value - first.pts.value == 256 + lost)
     }
 
-    @Test("stop() and cancellation end the stream", .timeLimit(.minutes(1)))
+    @Test("stop() and cancellation end the stream", .timeLimit(.minutes(5)))
     func stopping() async throws {
         // One block a minute: a wait that only stop() or cancellation can end early.
         let microphone = try SyntheticMicrophone(sampleRate: 8000, samplesPerBuffer: 65536)
