@@ -24,13 +24,18 @@ public enum MP4Remuxer {
         public var sampleCount: Int
     }
 
+    /// The largest decode or presentation time (in ticks, either sign) and duration a copied sample may have:
+    /// 2^40 ticks, 139 days at 90 kHz. Past it a hostile file's times would overflow the sample tables' arithmetic.
+    public static let timeLimit: Int64 = 1 << 40
+
     /// Writes every track of `file` into `writer`'s sink and finishes it.
     /// - Parameters:
     ///   - file: the input.
     ///   - makeWriter: makes the writer from the output's tracks (choose the sink and the options there).
     /// - Returns: what was copied.
-    /// - Throws: ``ContainerWriteError/invalidConfiguration(_:)`` when no track can be copied; what the writer
-    ///   throws (``ContainerWriteError/frameMismatch(frameIndex:reason:)`` for decode times that go back).
+    /// - Throws: ``ContainerWriteError/invalidConfiguration(_:)`` when no track can be copied;
+    ///   ``ContainerWriteError/frameMismatch(frameIndex:reason:)`` for a time past ``timeLimit`` and, from the writer,
+    ///   for decode times that go back; what the writer throws.
     public static func remux<Sink: ByteSink>(
         _ file: MP4File, into makeWriter: ([MP4TrackDescription]) throws(ContainerWriteError) -> MP4Writer<Sink>
     ) throws(ContainerWriteError) -> Summary {
@@ -53,6 +58,12 @@ public enum MP4Remuxer {
         for sample in file.interleavedSamples() {
             let index = outputIndex[sample.trackIndex]
             guard index >= 0 else { continue }
+            let times = [sample.decodeTime, sample.presentationTime, sample.duration]
+            guard sample.timescale > 0, times.allSatisfy({ abs($0) <= timeLimit }), sample.duration >= 0 else {
+                throw .frameMismatch(frameIndex: sample.index, reason: "track \(file.tracks[sample.trackIndex].id) sample \(sample.index): "
+                                     + "dts \(sample.decodeTime), pts \(sample.presentationTime), duration \(sample.duration) in timescale "
+                                     + "\(sample.timescale) are outside ±2^40 ticks (or the duration is negative): not copied")
+            }
             try writer.append(sample.data, dts: sample.dts, pts: sample.pts, duration: sample.durationTime,
                               isKeyFrame: sample.isKeyFrame, toTrack: index)
             summary.sampleCount += 1

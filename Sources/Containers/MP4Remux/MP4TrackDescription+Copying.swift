@@ -18,7 +18,7 @@ extension MP4TrackDescription {
             self.init(media: .video(format), timescale: track.timescale, carriesParameterSetsInBand: false, averageBitRate: nil)
         case var .audio(format):
             let samples = file.samples(of: track)
-            if let first = samples.first, first.presentationTime < 0 {
+            if let first = samples.first, first.presentationTime < 0, first.presentationTime > -MP4Remuxer.timeLimit, track.timescale > 0 {
                 let rate = Int32(clamping: max(1, format.sampleRate))
                 let delay = MediaTime(value: -first.presentationTime, timescale: track.timescale).converted(to: rate).value
                 format.encoderDelay = Int(clamping: delay)
@@ -29,6 +29,7 @@ extension MP4TrackDescription {
         }
         // The writer's decode times start at 0; the input's first one is where its edit list put it
         // (negative behind a B-frame or priming delay): an edit at minus that keeps every time.
-        editMediaTime = max(0, -(file.samples(of: track).first?.decodeTime ?? 0))
+        let firstDecodeTime = file.samples(of: track).first?.decodeTime ?? 0
+        editMediaTime = firstDecodeTime < -MP4Remuxer.timeLimit ? MP4Remuxer.timeLimit : max(0, -firstDecodeTime)
     }
 }
