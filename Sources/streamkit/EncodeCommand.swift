@@ -4,7 +4,8 @@ import Containers
 import Foundation
 import MediaCore
 
-/// `streamkit encode INPUT -o OUTPUT`: a file (`.y4m`, `.yuv`, `.wav`) or a generator (`testsrc`, `sine`)
+/// `streamkit encode INPUT -o OUTPUT`: a file (`.y4m`, `.yuv`, `.wav`, or an MP4's video track, decoded: a
+/// transcode) or a generator (`testsrc`, `sine`)
 /// through a compression session or the AAC encoder, as fast as the encoder goes. The output kind
 /// follows its extension: `.h264`/`.264`, `.h265`/`.hevc`, `.aac`, or a classic MP4 (`.mp4`, `.m4v`,
 /// `.mov` for video, `.m4a` for audio).
@@ -12,7 +13,7 @@ struct EncodeCommand {
     // MARK: - Declaration
 
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, testsrc or sine")
+    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, an .mp4/.mov/.m4v file (its video, decoded), testsrc or sine")
     /// `--duration SECONDS` (sine).
     static let duration = OptionSpec("--duration", value: "SECONDS", help: "how long the sine lasts", default: 5.0, shown: "5",
                                      parse: OptionValueParsers.seconds)
@@ -32,14 +33,14 @@ struct EncodeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "encode", summary: "a .y4m/.yuv/.wav file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.m3u8, as fast as the encoder goes",
+        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4 file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.m3u8, as fast as the encoder goes",
         positionals: [input],
         options: [
             CommonOptions.output.required(),
             CommonOptions.frames.documentingDefault("all; 300 for testsrc"),
             EncodingOptions.codec.documentingDefault("the output's"),
-            EncodingOptions.size.documentingDefault("640x480; a .y4m has its own"),
-            EncodingOptions.fps.documentingDefault("a .y4m's own rate, else 30"),
+            EncodingOptions.size.documentingDefault("640x480; a .y4m or .mp4 has its own"),
+            EncodingOptions.fps.documentingDefault("a .y4m's or .mp4's own rate, else 30"),
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
@@ -50,7 +51,7 @@ struct EncodeCommand {
                 "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
 
     enum Input {
-        case y4m(String), rawVideo(String), wav(String), testPattern, sine
+        case y4m(String), rawVideo(String), wav(String), mp4(String), testPattern, sine
     }
 
     let input: Input
@@ -77,6 +78,7 @@ struct EncodeCommand {
         switch source.lowercased() {
         case "testsrc": input = .testPattern
         case "sine": input = .sine
+        case _ where MP4Input.isMP4(source): input = .mp4(source)
         default:
             switch (source as NSString).pathExtension.lowercased() {
             case "y4m": input = .y4m(source)
@@ -114,6 +116,9 @@ struct EncodeCommand {
         }
         if case .wav = input, let name = parsed.firstGiven(among: [Self.duration, Self.sampleRate, Self.channels]) {
             throw .conflict("\(name) applies to sine; \(source) has its own")
+        }
+        if case .mp4 = input, parsed.isGiven(EncodingOptions.size) {
+            throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
         }
         if case .y4m = input, parsed.isGiven(EncodingOptions.size) {
             throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
@@ -162,6 +167,7 @@ struct EncodeCommand {
         case y4m(Y4MReader<FileByteSource>)
         case raw(RawVideoReader<FileByteSource>)
         case camera(SyntheticCamera)
+        case mp4(MP4PictureSource)
 
         mutating func next() async throws -> PixelBuffer? {
             switch self {
@@ -175,6 +181,8 @@ struct EncodeCommand {
                 return picture
             case let .camera(camera):
                 return try await camera.nextFrame()?.pixelBuffer
+            case let .mp4(pictures):
+                return try await pictures.next()
             }
         }
     }
@@ -184,6 +192,12 @@ struct EncodeCommand {
         var source: PictureSource
         var limit = frameLimit
         switch input {
+        case let .mp4(path):
+            let pictures = try MP4PictureSource(path: path, outputFormat: .i420)
+            options.width = pictures.track.codedWidth
+            options.height = pictures.track.codedHeight
+            options.adoptSourceFrameRate(pictures.frameRate)
+            source = .mp4(pictures)
         case let .y4m(path):
             let reader = try Y4MReader(path: path)
             options.width = reader.header.width
@@ -321,7 +335,7 @@ struct EncodeCommand {
     /// The input as the user named it.
     private var inputName: String {
         switch input {
-        case let .y4m(path), let .rawVideo(path), let .wav(path): return path
+        case let .y4m(path), let .rawVideo(path), let .wav(path), let .mp4(path): return path
         case .testPattern: return "testsrc"
         case .sine: return "sine"
         }

@@ -1,21 +1,25 @@
 import Containers
 import Foundation
 
-/// `streamkit remux INPUT.mp4 OUTPUT.(h264|h265|aac)`: copies one track's samples, unchanged, into an elementary
-/// stream — Annex B for video, ADTS for AAC — like `ffmpeg -i INPUT -c copy -f h264 OUTPUT`.
+/// `streamkit remux INPUT.mp4 OUTPUT.(h264|h265|aac|mp4|m4v|mov|m4a)`: copies one track's samples, unchanged, into an
+/// elementary stream — Annex B for video, ADTS for AAC — like `ffmpeg -i INPUT -c copy -f h264 OUTPUT`; or every
+/// track into a new MP4 file (``MP4Remuxer``), like `ffmpeg -i INPUT -c copy OUTPUT.mp4`.
 struct RemuxCommand {
     /// `INPUT`.
     static let input = PositionalSpec("INPUT", help: "an MP4 file (.mp4, .mov, .m4v, .m4a)")
     /// `OUTPUT`.
-    static let output = PositionalSpec("OUTPUT", help: "a .h264/.264, .h265/.265/.hevc or .aac file: the first track of that codec")
+    static let output = PositionalSpec("OUTPUT", help: "a .h264/.264, .h265/.265/.hevc or .aac file (the first track of that codec), or a .mp4/.m4v/.mov/.m4a file (every track)")
+    /// `--faststart`.
+    static let faststart = OptionSpec(flag: "--faststart", help: "for an MP4 output: moov before mdat")
 
     /// The command's arguments.
     static let table = OptionTable(
-        command: "remux", summary: "copy an MP4 track's samples into an Annex B or ADTS stream (no re-encoding)",
-        positionals: [input, output], options: [])
+        command: "remux", summary: "copy an MP4's samples into an Annex B or ADTS stream or a new MP4 (no re-encoding)",
+        positionals: [input, output], options: [faststart])
 
     let input: String
     let output: String
+    let faststart: Bool
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `remux`.
@@ -23,12 +27,14 @@ struct RemuxCommand {
     init(_ parsed: ParsedOptions) throws(CommandLineError) {
         input = try parsed.argument(Self.input)
         output = try parsed.argument(Self.output)
+        faststart = parsed.isSet(Self.faststart)
     }
 
     /// Runs the copy.
     /// - Returns: the exit status.
     func run() -> Int32 {
         let suffix = output.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if ["mp4", "m4v", "mov", "m4a"].contains(suffix) { return remuxToMP4() }
         let wanted: CodecTypeName? = switch suffix {
         case "h264", "264": .h264
         case "h265", "265", "hevc": .hevc
@@ -36,7 +42,7 @@ struct RemuxCommand {
         default: nil
         }
         guard let wanted else {
-            printError("streamkit remux: \(output): the output must end in .h264, .264, .h265, .265, .hevc or .aac")
+            printError("streamkit remux: \(output): the output must end in .h264, .264, .h265, .265, .hevc, .aac, .mp4, .m4v, .mov or .m4a")
             return 2
         }
         do {
@@ -49,6 +55,23 @@ struct RemuxCommand {
             let count = try file.writeElementaryStream(of: track, to: &sink)
             try sink.close()
             printError("track \(track.id): \(count) samples → \(output)")
+            return 0
+        } catch {
+            printError("streamkit remux: \(error)")
+            return 1
+        }
+    }
+
+    /// Copies every track into a new MP4 file.
+    /// - Returns: the exit status.
+    private func remuxToMP4() -> Int32 {
+        do {
+            let file = try MP4File(contentsOf: input)
+            let summary = try MP4Remuxer.remux(file, to: output, options: MP4WriterOptions(faststart: faststart))
+            for skipped in summary.skippedTracks {
+                printError("streamkit remux: track \(file.tracks[skipped].id) (\(file.tracks[skipped].sampleEntryType)) left out: not H.264, H.265 or AAC")
+            }
+            printError("\(summary.copiedTracks.count) tracks, \(summary.sampleCount) samples → \(output)")
             return 0
         } catch {
             printError("streamkit remux: \(error)")

@@ -57,6 +57,29 @@ struct MP4CommandTests {
         #expect(abs((Double(audio["duration"] ?? "") ?? 0) - 1) < 0.03)
     }
 
+    @Test("encode in.mp4 (ffmpeg's, B-frames + AAC) -o .h264 and .mp4: the video decoded and encoded again, every frame")
+    func encodeFromMP4() throws {
+        let input = try MP4TestMedia.path("transcode-in.mp4")
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+                                          "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-bf", "3", "-c:a", "aac", input])
+        let inputFrames = try #require(try MP4TestMedia.streams(input).first?["nb_frames"])
+        #expect(inputFrames == "50")
+        let h264 = try MP4TestMedia.path("transcode.h264"), mp4 = try MP4TestMedia.path("transcode.mp4")
+        for output in [h264, mp4] {
+            let run = try ExternalTool.runProduct("streamkit", ["encode", input, "-o", output, "--gop", "10"])
+            #expect(run.status == 0, "\(run.standardError)")
+            let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                                                           "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", output])
+            #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,320,240,\(inputFrames)", "\(output)")
+            #expect(try MP4TestMedia.decodeErrors(output) == "")
+        }
+        // The frame rate comes from the input: 50 frames over 2 s.
+        let stream = try #require(try MP4TestMedia.streams(mp4).first)
+        #expect(stream["r_frame_rate"] == "25/1" && Double(stream["start_time"] ?? "") == 0)
+        let sized = try ExternalTool.runProduct("streamkit", ["encode", input, "-o", h264, "--size", "64x64"])
+        #expect(sized.status != 0, "--size conflicts with an MP4 input")
+    }
+
     @Test("record -o x.mp4 killed with SIGKILL after 3, 7 and 11 s: each file plays every frame of its complete fragments")
     func killedRecordings() throws {
         let streamkit = try ExternalTool.builtProduct("streamkit")

@@ -52,6 +52,33 @@ struct MP4CommandTests {
         #expect(bad.status == 2)
     }
 
+    @Test("remux in.mp4 out.mp4 --faststart: every track, ffprobe's packets (pts, dts, size, key) unchanged, moov first")
+    func remuxIntoMP4KeepsPackets() throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let input = directory.appendingPathComponent("in.mp4").path
+        let output = directory.appendingPathComponent("out.m4v").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+                                          "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-bf", "3", "-c:a", "aac", input])
+        let run = try ExternalTool.runProduct("streamkit", ["remux", input, output, "--faststart"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("2 tracks"), "\(run.standardError)")
+        func packets(_ path: String, _ stream: Int) throws -> [String] {
+            try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "\(stream)", "-show_entries",
+                                               "packet=pts,dts,duration,size,flags", "-of", "csv", path])
+                .text.split(separator: "\n").map(String.init)
+        }
+        for stream in 0..<2 {
+            let theirs = try packets(input, stream)
+            #expect(theirs.count > 40)
+            #expect(try packets(output, stream) == theirs, "stream \(stream)")
+        }
+        let boxes = try ExternalTool.check("ffprobe", ["-v", "trace", "-i", output]).standardError
+        let moov = try #require(boxes.range(of: "type:'moov'")), mdat = try #require(boxes.range(of: "type:'mdat'"))
+        #expect(moov.lowerBound < mdat.lowerBound, "faststart: moov before mdat")
+        let decode = try ExternalTool.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.standardError.isEmpty, "\(decode.standardError)")
+    }
+
     @Test("inspect x.mp4: both tracks with ffprobe's sample counts, then the stream analysis of each")
     func inspectListsTracks() throws {
         let directory = try ExternalTool.temporaryDirectory()

@@ -129,7 +129,7 @@ enum MP4MovieBox {
                 // §8.6.6: one edit that presents the media from `mediaTime` on; in a fragmented file a
                 // segment_duration of 0 means "to the end of all the fragments".
                 let segment = fragmented ? 0 : movieDuration
-                let long = segment > Int64(UInt32.max) || mediaTime > Int64(Int32.max)
+                let long = segment > Int64(UInt32.max) || mediaTime > Int64(Int32.max) || mediaTime < Int64(Int32.min)
                 trak.box("edts") { edts in
                     edts.fullBox("elst", version: long ? 1 : 0) { elst in
                         elst.uint32(1)

@@ -21,6 +21,11 @@ public struct MP4TrackDescription: Sendable, Hashable {
     /// The average bit rate, for the `btrt` box (ISO/IEC 14496-12 §8.5.2.2); `nil` to measure it
     /// (classic files) or leave the box out (fragmented files).
     public var averageBitRate: Int?
+    /// The `media_time` of the edit that starts presentation (ISO/IEC 14496-12 §8.6.6), in ``timescale`` ticks on
+    /// the written track's media timeline, whose first decode time is 0; `nil` lets the writer choose (the B-frame
+    /// delay for video, the encoder delay for audio, so that presentation starts at 0); 0 writes no edit list.
+    /// A remux sets it to keep the input's timeline to the tick.
+    public var editMediaTime: Int64? = nil
 
     /// A video track.
     /// - Parameters:

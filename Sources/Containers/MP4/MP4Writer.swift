@@ -1,3 +1,4 @@
+import Bitstream
 import MediaCore
 
 /// Writes a classic MP4 file (ISO/IEC 14496-12, -14 and -15): `ftyp`, the samples in one `mdat` as
@@ -76,18 +77,52 @@ public struct MP4Writer<Sink: ByteSink> {
     ///   ``ContainerWriteError/frameMismatch(frameIndex:reason:)`` when the decode time goes back,
     ///   ``ContainerWriteError/alreadyFinished``, ``ContainerWriteError/io(_:)``.
     public mutating func append(_ sample: MP4Sample, toTrack index: Int) throws(ContainerWriteError) {
+        try append(sample, body: nil, toTrack: index)
+    }
+
+    /// Writes a sample whose bytes are a view (an ``MP4FileSample`` of another file, a slice of a buffer):
+    /// the bytes go from the view to the sink with no copy.
+    /// - Parameters:
+    ///   - data: the sample's bytes as the track stores them.
+    ///   - dts: decode time.
+    ///   - pts: presentation time.
+    ///   - duration: the sample's duration.
+    ///   - isKeyFrame: whether it is a sync sample (ISO/IEC 14496-12 §8.6.2).
+    ///   - index: the track's index in ``tracks``.
+    /// - Throws: as ``append(_:toTrack:)-(MP4Sample,_)``.
+    public mutating func append(_ data: ByteView, dts: MediaTime, pts: MediaTime, duration: MediaTime, isKeyFrame: Bool,
+                                toTrack index: Int) throws(ContainerWriteError) {
+        let times = MP4Sample(data: [], dts: dts, pts: pts, duration: duration, isKeyFrame: isKeyFrame)
+        try append(times, body: data, toTrack: index)
+    }
+
+    /// Writes `sample`'s times and either `body` (when given) or `sample.data`.
+    private mutating func append(_ sample: MP4Sample, body: ByteView?, toTrack index: Int) throws(ContainerWriteError) {
         guard !isFinished else { throw .alreadyFinished }
         guard tracks.indices.contains(index) else {
             throw .invalidConfiguration("track \(index) does not exist (the writer has \(tracks.count))")
         }
         let placement = try timelines[index].place(sample, trackIndex: index)
         let offset = position
-        var size = sample.data.count
+        var size = body?.count ?? sample.data.count
         if sample.isKeyFrame, let prefix = inBandParameterSets[index] {
             try write(prefix)
             size += prefix.count
         }
-        try write(sample.data)
+        if let body {
+            let written: Result<Void, ContainerIOError> = body.withUnsafeBytes { raw in
+                do throws(ContainerIOError) {
+                    try sink.write(raw)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if case let .failure(error) = written { throw .io(error) }
+            position += Int64(body.count)
+        } else {
+            try write(sample.data)
+        }
         tables[index].append(placement, size: size, isSync: sample.isKeyFrame, offset: offset, continuesChunk: lastTrack == index)
         lastTrack = index
         sampleCount += 1
@@ -161,6 +196,8 @@ public struct MP4Writer<Sink: ByteSink> {
         let track = tracks[index]
         var edit: Int64?
         switch track.media {
+        case _ where track.editMediaTime != nil:
+            if let fixed = track.editMediaTime, fixed != 0 { edit = fixed }
         case .video:
             let earliest = table.earliestCompositionTime
             if earliest != 0 { edit = earliest }
