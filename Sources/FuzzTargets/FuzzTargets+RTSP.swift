@@ -15,20 +15,22 @@ extension FuzzTargets {
 
         let text = String(decoding: bytes.prefix(8192), as: UTF8.self)
         if let list = try? RTSPTransportHeader.parseList(text) {
-            for spec in list {
+            // What parses is written back and parsed to the same value — when the written form still fits the
+            // parser's length cap (`;unicast` and the like are added on the way out).
+            for spec in list where spec.headerValue.utf8.count <= RTSPTransportHeader.maximumLength {
                 let again = try? RTSPTransportHeader(parsing: spec.headerValue)
                 precondition(again == spec, "RTSP: Transport header does not round-trip")
             }
         }
-        if let session = try? RTSPSessionHeader(parsing: text) {
+        if let session = try? RTSPSessionHeader(parsing: text), session.headerValue.utf8.count <= 4096 {
             precondition((try? RTSPSessionHeader(parsing: session.headerValue)) == session, "RTSP: Session header does not round-trip")
         }
         _ = try? RTSPRange(parsing: text)
         if let info = try? RTPInfoHeader(parsing: text) { _ = info.headerValue }
-        if let challenge = try? DigestChallenge(parsing: text) {
+        if let challenge = try? DigestChallenge(parsing: text), challenge.headerValue.utf8.count <= 4096 {
             precondition((try? DigestChallenge(parsing: challenge.headerValue)) == challenge, "RTSP: Digest challenge does not round-trip")
         }
-        if let credentials = try? DigestCredentials(parsing: text) {
+        if let credentials = try? DigestCredentials(parsing: text), credentials.headerValue.utf8.count <= 4096 {
             precondition((try? DigestCredentials(parsing: credentials.headerValue)) == credentials, "RTSP: Digest credentials do not round-trip")
         }
         let server = RTSPServerAuthenticator(user: "u", password: "p", allowsBasic: true)

@@ -115,7 +115,8 @@ public struct RTSPTransportHeader: Hashable, Sendable, CustomStringConvertible {
         }
         isMulticast = false
         otherParameters = []
-        for parameter in parts.dropFirst() {
+        // A parameter of spaces alone (`; ;`) is nothing: it could not be written back.
+        for parameter in parts.dropFirst() where !parameter.isEmpty {
             let name: Substring, value: Substring?
             if let equals = parameter.firstIndex(of: "=") {
                 name = parameter[..<equals].trimmingRTSPWhitespace()
