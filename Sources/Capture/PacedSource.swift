@@ -37,6 +37,12 @@ extension PacedSource {
     /// - Returns: `false` if the source was stopped or the task cancelled meanwhile.
     func waitUntil(_ deadline: ContinuousClock.Instant) async -> Bool {
         while !isStopped {
+            // Cancellation wins over a deadline that passed while this task waited for a thread: a cancelled
+            // wait never hands out one more block.
+            if Task.isCancelled {
+                isStopped = true
+                break
+            }
             let now = clock.now
             if now >= deadline { return true }
             do {
