@@ -10,10 +10,10 @@ scripts/install-dependencies.sh --engine
 mkdir -p .build
 echo "== pure Swift build and tests (no FFmpeg engine)"
 swift build
-# The network suites (RTP peers, the RTSP server, end-to-end streaming) wait on sockets and peers in real time;
-# they run one test at a time after the rest, so that tests blocking the 2-thread cooperative pool (ffmpeg runs)
+# The suites that wait in real time (RTP peers, the RTSP server, end-to-end streaming, the paced capture sources)
+# run one test at a time after the rest, so that tests blocking the 2-thread cooperative pool (ffmpeg runs)
 # cannot starve their timers on a 2-core machine.
-network='RTPTests|TransportTests|StreamingTests'
+network='RTPTests|TransportTests|StreamingTests|CaptureTests'
 swift test --skip "$network" 2>&1 | tee .build/test-output-pure.log
 swift test --skip-build --filter "$network" --no-parallel 2>&1 | tee .build/test-output-pure-network.log
 echo "== with the FFmpeg engine (--traits FFmpeg)"
