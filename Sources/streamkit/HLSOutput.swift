@@ -64,141 +64,23 @@ enum HLSOutputOptions {
     }
 }
 
-/// One HLS presentation that a video task and an audio task write to at the same time.
-///
-/// The writer is made when the first picture arrives (its format holds the parameter sets); AAC
-/// frames that come before it wait (at most ``maximumWaitingAudioFrames``). The presentation is
-/// finished (last segment, `EXT-X-ENDLIST`) when every track's output has finished.
-final class HLSOutput: Sendable {
-    /// The most AAC frames that wait for the first picture (about 40 s at 48 kHz).
-    static let maximumWaitingAudioFrames = 2048
+/// One HLS presentation that a video task and an audio task write to at the same time; it is finished (last
+/// segment, `EXT-X-ENDLIST`) when every track's output has finished.
+typealias HLSOutput = SharedFileOutput<HLSWriter>
 
-    private enum Writer {
-        case waiting
-        case writing(HLSWriter)
-        case finished(segments: Int)
-    }
-
-    private struct State {
-        var writer: Writer = .waiting
-        var waitingAudio: [EncodedAudioFrame] = []
-        var openTracks: Int
-    }
-
-    /// The playlist's path.
-    let path: String
-    private let configuration: HLSWriter.Configuration
-    private let hasVideo: Bool
-    private let audioFormat: AudioFormatDescription?
-    private let state: Mutex<State>
-
+extension SharedFileOutput where Writer == HLSWriter {
     /// Prepares an HLS output.
     /// - Parameters:
     ///   - path: the playlist to write.
     ///   - configuration: the writer's configuration.
     ///   - hasVideo: whether a video track comes.
     ///   - audioFormat: the audio track's format, if there is one.
-    init(path: String, configuration: HLSWriter.Configuration, hasVideo: Bool, audioFormat: AudioFormatDescription?) {
-        self.path = path
-        self.configuration = configuration
-        self.hasVideo = hasVideo
-        self.audioFormat = audioFormat
-        state = Mutex(State(openTracks: (hasVideo ? 1 : 0) + (audioFormat == nil ? 0 : 1)))
+    convenience init(path: String, configuration: HLSWriter.Configuration, hasVideo: Bool, audioFormat: AudioFormatDescription?) {
+        self.init(hasVideo: hasVideo, audioFormat: audioFormat) { video, audio in
+            try HLSWriter(tracks: .tracks(video: video, audio: audio), configuration: configuration)
+        }
     }
 
     /// The number of media segments written so far.
-    var segmentCount: Int {
-        state.withLock { state in
-            switch state.writer {
-            case .waiting: return 0
-            case let .writing(writer): return writer.segmentCount
-            case let .finished(segments): return segments
-            }
-        }
-    }
-
-    /// The video track, as an output of its own.
-    var videoTrack: VideoTrack { VideoTrack(output: self) }
-
-    /// The audio track, as an output of its own.
-    var audioTrack: AudioTrack { AudioTrack(output: self) }
-
-    /// The video track of an ``HLSOutput``.
-    struct VideoTrack: EncodedFrameOutput, Sendable {
-        let output: HLSOutput
-        func write(_ frame: EncodedFrame) throws { try output.write(frame) }
-        func finish() throws { try output.trackFinished() }
-    }
-
-    /// The audio track of an ``HLSOutput``.
-    struct AudioTrack: EncodedAudioFrameOutput, Sendable {
-        let output: HLSOutput
-        func write(_ frame: EncodedAudioFrame) throws { try output.write(frame) }
-        func finish() throws { try output.trackFinished() }
-    }
-
-    private var audioTrackIndex: Int { hasVideo ? 1 : 0 }
-
-    private func write(_ frame: EncodedFrame) throws {
-        try state.withLock { (state: inout State) throws -> Void in
-            if case .waiting = state.writer { try open(&state, videoFormat: frame.format) }
-            try change(&state) { (writer: inout HLSWriter) throws(HLSError) in try writer.append(frame, toTrack: 0) }
-        }
-    }
-
-    private func write(_ frame: EncodedAudioFrame) throws {
-        try state.withLock { (state: inout State) throws -> Void in
-            if case .waiting = state.writer {
-                guard hasVideo else {
-                    try open(&state, videoFormat: nil)
-                    try change(&state) { (writer: inout HLSWriter) throws(HLSError) in try writer.append(frame, toTrack: 0) }
-                    return
-                }
-                guard state.waitingAudio.count < Self.maximumWaitingAudioFrames else {
-                    throw HLSError.invalidConfiguration("\(Self.maximumWaitingAudioFrames) AAC frames came before the first picture")
-                }
-                state.waitingAudio.append(frame)
-                return
-            }
-            let index = audioTrackIndex
-            try change(&state) { (writer: inout HLSWriter) throws(HLSError) in try writer.append(frame, toTrack: index) }
-        }
-    }
-
-    private func trackFinished() throws {
-        try state.withLock { (state: inout State) throws -> Void in
-            state.openTracks -= 1
-            guard state.openTracks <= 0 else { return }
-            if case .waiting = state.writer {
-                // No picture came: an audio-only presentation if there is audio, else nothing.
-                guard !state.waitingAudio.isEmpty, audioFormat != nil else { state.writer = .finished(segments: 0); return }
-                try open(&state, videoFormat: nil, audioOnly: true)
-            }
-            guard case var .writing(writer) = state.writer else { return }
-            state.writer = .finished(segments: writer.segmentCount)
-            try writer.finish()
-            state.writer = .finished(segments: writer.segmentCount)
-        }
-    }
-
-    /// Runs a change on the writer, moved out of the state meanwhile (no copy of its buffers).
-    private func change(_ state: inout State, _ body: (inout HLSWriter) throws(HLSError) -> Void) throws {
-        guard case var .writing(writer) = state.writer else { throw HLSError.alreadyFinished }
-        state.writer = .waiting
-        defer { state.writer = .writing(writer) }
-        try body(&writer)
-    }
-
-    private func open(_ state: inout State, videoFormat: FormatDescription?, audioOnly: Bool = false) throws {
-        var tracks: [MP4TrackDescription] = []
-        if let videoFormat { tracks.append(.video(videoFormat)) }
-        if let audioFormat { tracks.append(.audio(audioFormat)) }
-        state.writer = .writing(try HLSWriter(tracks: tracks, configuration: configuration))
-        let waiting = state.waitingAudio
-        state.waitingAudio = []
-        let index = audioOnly ? 0 : audioTrackIndex
-        for frame in waiting {
-            try change(&state) { (writer: inout HLSWriter) throws(HLSError) in try writer.append(frame, toTrack: index) }
-        }
-    }
+    var segmentCount: Int { inspect(\.segmentCount) ?? 0 }
 }

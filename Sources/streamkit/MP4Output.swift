@@ -38,41 +38,77 @@ enum MP4OutputOptions {
     }
 }
 
-/// One MP4 file that a video task and an audio task write to at the same time.
-///
-/// The file is made when the first picture arrives (its format holds the parameter sets); AAC
-/// frames that come before it wait (at most ``maximumWaitingAudioFrames``). The file is finished
-/// when every track's output has finished.
-final class MP4Output: Sendable {
-    /// Fragmented (the default of `record`) or classic.
+/// The writer of an MP4 output: fragmented (the default of `record`) or classic.
+enum MP4FileWriter: InterleavingFileWriter {
+    /// Fragmented (the default of `record`) or classic, with the options of each.
     enum Layout: Sendable {
         case fragmented(FragmentedMP4Options)
         case classic(MP4WriterOptions)
     }
 
-    /// The most AAC frames that wait for the first picture (about 40 s at 48 kHz).
-    static let maximumWaitingAudioFrames = 2048
+    case fragmented(FragmentedMP4Writer<FileByteSink>)
+    case classic(MP4Writer<FileByteSink>)
+    /// Only while a writer is moved out to be changed (so that its buffers are not copied).
+    case moved
 
-    private enum Writer {
-        case waiting
-        case fragmented(FragmentedMP4Writer<FileByteSink>)
-        case classic(MP4Writer<FileByteSink>)
-        case finished
+    /// Creates the file at `path`.
+    /// - Parameters:
+    ///   - path: the file to write.
+    ///   - layout: fragmented or classic.
+    ///   - tracks: the tracks.
+    init(path: String, layout: Layout, tracks: [MP4TrackDescription]) throws {
+        switch layout {
+        case let .fragmented(options):
+            var writer = try FragmentedMP4Writer(path: path, tracks: tracks, options: options)
+            writer.onFragment = nil
+            self = .fragmented(writer)
+        case let .classic(options):
+            self = .classic(try MP4Writer(path: path, tracks: tracks, options: options))
+        }
     }
 
-    private struct State {
-        var writer: Writer = .waiting
-        var waitingAudio: [EncodedAudioFrame] = []
-        var openTracks: Int
-        var fragments = 0
+    /// The number of fragments written so far (0 for a classic file).
+    var fragmentCount: Int {
+        if case let .fragmented(writer) = self { return writer.muxer.fragmentCount }
+        return 0
     }
 
-    /// The file's path.
-    let path: String
-    private let layout: Layout
-    private let hasVideo: Bool
-    private let audioFormat: AudioFormatDescription?
-    private let state: Mutex<State>
+    mutating func append(_ frame: EncodedFrame, toTrack index: Int) throws {
+        try change({ try $0.append(frame, toTrack: index) }, { try $0.append(frame, toTrack: index) })
+    }
+
+    mutating func append(_ frame: EncodedAudioFrame, toTrack index: Int) throws {
+        try change({ try $0.append(frame, toTrack: index) }, { try $0.append(frame, toTrack: index) })
+    }
+
+    mutating func finish() throws {
+        try change({ try $0.finish() }, { try $0.finish() })
+    }
+
+    /// Runs a change on the writer, moved out of `self` meanwhile (no copy of its buffers).
+    private mutating func change(_ fragmented: (inout FragmentedMP4Writer<FileByteSink>) throws -> Void,
+                                 _ classic: (inout MP4Writer<FileByteSink>) throws -> Void) throws {
+        switch self {
+        case var .fragmented(writer):
+            self = .moved
+            defer { self = .fragmented(writer) }
+            try fragmented(&writer)
+        case var .classic(writer):
+            self = .moved
+            defer { self = .classic(writer) }
+            try classic(&writer)
+        case .moved:
+            throw ContainerWriteError.alreadyFinished
+        }
+    }
+}
+
+/// One MP4 file that a video task and an audio task write to at the same time.
+typealias MP4Output = SharedFileOutput<MP4FileWriter>
+
+extension SharedFileOutput where Writer == MP4FileWriter {
+    /// Fragmented (the default of `record`) or classic.
+    typealias Layout = MP4FileWriter.Layout
 
     /// Prepares an MP4 output.
     /// - Parameters:
@@ -80,130 +116,23 @@ final class MP4Output: Sendable {
     ///   - layout: fragmented or classic.
     ///   - hasVideo: whether a video track comes.
     ///   - audioFormat: the audio track's format, if there is one.
-    init(path: String, layout: Layout, hasVideo: Bool, audioFormat: AudioFormatDescription?) {
-        self.path = path
-        self.layout = layout
-        self.hasVideo = hasVideo
-        self.audioFormat = audioFormat
-        state = Mutex(State(openTracks: (hasVideo ? 1 : 0) + (audioFormat == nil ? 0 : 1)))
+    convenience init(path: String, layout: Layout, hasVideo: Bool, audioFormat: AudioFormatDescription?) {
+        self.init(hasVideo: hasVideo, audioFormat: audioFormat) { video, audio in
+            try MP4FileWriter(path: path, layout: layout, tracks: .tracks(video: video, audio: audio))
+        }
     }
 
     /// The number of fragments written so far (fragmented layout).
-    var fragmentCount: Int { state.withLock { $0.fragments } }
+    var fragmentCount: Int { inspect(\.fragmentCount) ?? 0 }
+}
 
-    /// The video track, as an output of its own.
-    var videoTrack: VideoTrack { VideoTrack(file: self) }
-
-    /// The audio track, as an output of its own.
-    var audioTrack: AudioTrack { AudioTrack(file: self) }
-
-    /// The video track of an ``MP4Output``.
-    struct VideoTrack: EncodedFrameOutput, Sendable {
-        let file: MP4Output
-        func write(_ frame: EncodedFrame) throws { try file.write(frame) }
-        func finish() throws { try file.trackFinished() }
-    }
-
-    /// The audio track of an ``MP4Output``.
-    struct AudioTrack: EncodedAudioFrameOutput, Sendable {
-        let file: MP4Output
-        func write(_ frame: EncodedAudioFrame) throws { try file.write(frame) }
-        func finish() throws { try file.trackFinished() }
-    }
-
-    private var audioTrackIndex: Int { hasVideo ? 1 : 0 }
-
-    private func write(_ frame: EncodedFrame) throws {
-        try state.withLock { (state: inout State) throws -> Void in
-            if case .waiting = state.writer { try open(&state, videoFormat: frame.format) }
-            try append(frame, &state)
-        }
-    }
-
-    private func write(_ frame: EncodedAudioFrame) throws {
-        try state.withLock { (state: inout State) throws -> Void in
-            if case .waiting = state.writer {
-                guard hasVideo else { try open(&state, videoFormat: nil); try append(frame, &state); return }
-                guard state.waitingAudio.count < Self.maximumWaitingAudioFrames else {
-                    throw ContainerWriteError.invalidConfiguration("\(Self.maximumWaitingAudioFrames) AAC frames came before the first picture")
-                }
-                state.waitingAudio.append(frame)
-                return
-            }
-            try append(frame, &state)
-        }
-    }
-
-    private func trackFinished() throws {
-        try state.withLock { (state: inout State) throws -> Void in
-            state.openTracks -= 1
-            guard state.openTracks <= 0 else { return }
-            if case .waiting = state.writer {
-                // No picture came: an audio-only file if there is audio, else nothing.
-                guard !state.waitingAudio.isEmpty, audioFormat != nil else { state.writer = .finished; return }
-                try open(&state, videoFormat: nil, audioOnly: true)
-            }
-            switch state.writer {
-            case var .fragmented(writer):
-                try writer.finish()
-                state.fragments = writer.muxer.fragmentCount
-            case var .classic(writer): try writer.finish()
-            case .waiting, .finished: break
-            }
-            state.writer = .finished
-        }
-    }
-
-    private func open(_ state: inout State, videoFormat: FormatDescription?, audioOnly: Bool = false) throws {
-        var tracks: [MP4TrackDescription] = []
-        if let videoFormat { tracks.append(.video(videoFormat)) }
-        if let audioFormat { tracks.append(.audio(audioFormat)) }
-        switch layout {
-        case let .fragmented(options):
-            var writer = try FragmentedMP4Writer(path: path, tracks: tracks, options: options)
-            writer.onFragment = nil
-            state.writer = .fragmented(writer)
-        case let .classic(options):
-            state.writer = .classic(try MP4Writer(path: path, tracks: tracks, options: options))
-        }
-        let waiting = state.waitingAudio
-        state.waitingAudio = []
-        let audioIndex = audioOnly ? 0 : audioTrackIndex
-        for frame in waiting { try append(frame, &state, track: audioIndex) }
-    }
-
-    private func append(_ frame: EncodedFrame, _ state: inout State) throws {
-        switch state.writer {
-        case var .fragmented(writer):
-            state.writer = .finished  // the writer is moved out while it is changed (no copy of its buffers)
-            defer { state.writer = .fragmented(writer) }
-            let before = writer.muxer.fragmentCount
-            try writer.append(frame, toTrack: 0)
-            state.fragments += writer.muxer.fragmentCount - before
-        case var .classic(writer):
-            state.writer = .finished
-            defer { state.writer = .classic(writer) }
-            try writer.append(frame, toTrack: 0)
-        case .waiting, .finished:
-            throw ContainerWriteError.alreadyFinished
-        }
-    }
-
-    private func append(_ frame: EncodedAudioFrame, _ state: inout State, track: Int? = nil) throws {
-        let index = track ?? audioTrackIndex
-        switch state.writer {
-        case var .fragmented(writer):
-            state.writer = .finished
-            defer { state.writer = .fragmented(writer) }
-            let before = writer.muxer.fragmentCount
-            try writer.append(frame, toTrack: index)
-            state.fragments += writer.muxer.fragmentCount - before
-        case var .classic(writer):
-            state.writer = .finished
-            defer { state.writer = .classic(writer) }
-            try writer.append(frame, toTrack: index)
-        case .waiting, .finished:
-            throw ContainerWriteError.alreadyFinished
-        }
+extension Array where Element == MP4TrackDescription {
+    /// The tracks of an MP4 or HLS output: the video track first when there is one, then the audio track.
+    /// - Parameters:
+    ///   - video: the video format, or `nil`.
+    ///   - audio: the audio format, or `nil`.
+    /// - Returns: the track descriptions.
+    static func tracks(video: FormatDescription?, audio: AudioFormatDescription?) -> [MP4TrackDescription] {
+        (video.map { [.video($0)] } ?? []) + (audio.map { [.audio($0)] } ?? [])
     }
 }
