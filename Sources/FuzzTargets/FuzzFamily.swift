@@ -28,6 +28,8 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case hls
     /// The MP4 reader.
     case mp4
+    /// AMF0, the FLV tag bodies (legacy and Enhanced RTMP) and the FLV reader.
+    case flv
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

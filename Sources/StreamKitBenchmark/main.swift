@@ -8,6 +8,7 @@
 //   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
 //   streamkit-benchmark mp4-demux FILE [--rounds 5]
+//   streamkit-benchmark flv FILE.h264 [--megabytes 100] [--rounds 5]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -56,8 +57,9 @@ let usage = """
            streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
            streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
            streamkit-benchmark mp4-demux FILE [--rounds N]
+           streamkit-benchmark flv FILE.h264 [--megabytes N] [--rounds N]
     """
-guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux"].contains(command), arguments.count >= 2 else {
+guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux", "flv"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
 }
 let path = arguments[arguments.startIndex + 1]
@@ -80,6 +82,8 @@ case "rtp":
     try benchmarkRTP(file: file, path: path, megabytes: megabytes, rounds: rounds)
 case "mp4-mux":
     try benchmarkMP4Mux(file: file, path: path, megabytes: megabytes, rounds: rounds)
+case "flv":
+    try benchmarkFLV(file: file, path: path, megabytes: megabytes, rounds: rounds)
 default:
     benchmarkSliceHeaders(file: file, path: path, megabytes: megabytes, rounds: rounds)
     print("")

@@ -11,7 +11,7 @@ import MediaCore
 /// from its bytes.
 struct DecodeCommand {
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), or an .mp4/.mov/.m4v/.m4a file")
+    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), an .mp4/.mov/.m4v/.m4a or an .flv file")
 
     /// The command's arguments and options.
     static let table = OptionTable(
@@ -47,6 +47,7 @@ struct DecodeCommand {
     /// - Returns: the exit status.
     func run() async -> Int32 {
         if MP4Input.isMP4(input) { return await decodeMP4() }
+        if FLVOutputOptions.isFLV(input) { return await decodeFLV() }
         do {
             var source = try FileByteSource(path: input)
             defer { try? source.close() }
@@ -89,7 +90,7 @@ struct DecodeCommand {
         }
     }
 
-    private func decodeVideo<Source: ByteSource>(codec: CodecType, head: [UInt8], rest: inout Source) async throws -> Int32 {
+    func decodeVideo<Source: ByteSource>(codec: CodecType, head: [UInt8], rest: inout Source) async throws -> Int32 {
         let session = try DecompressionSession(annexBStreamOf: codec, registry: EngineSetup.registry(),
                                                outputFormat: output.lowercased().hasSuffix(".y4m") ? .i420 : pixelFormat,
                                                engineName: engineName)
@@ -180,7 +181,7 @@ struct DecodeCommand {
         return Y4MRatio(Int((rate * 1001).rounded()), 1001)
     }
 
-    private func decodeAudio<Source: ByteSource>(head: [UInt8], rest: inout Source) throws -> Int32 {
+    func decodeAudio<Source: ByteSource>(head: [UInt8], rest: inout Source) throws -> Int32 {
         var bytes = head
         bytes += try rest.readToEnd()
         let scan = ADTSFrameScanner.scan(bytes)

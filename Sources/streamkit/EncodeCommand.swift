@@ -33,7 +33,7 @@ struct EncodeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4 file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.m3u8, as fast as the encoder goes",
+        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4 file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.flv/.m3u8, as fast as the encoder goes",
         positionals: [input],
         options: [
             CommonOptions.output.required(),
@@ -48,6 +48,7 @@ struct EncodeCommand {
         ],
         notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec.",
                 "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio): an MP4 file.",
+                "OUTPUT .flv: an FLV file (video, --codec chooses: H.264, or H.265 with the Enhanced RTMP header; audio: AAC).",
                 "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
 
     enum Input {
@@ -93,12 +94,13 @@ struct EncodeCommand {
         case "m3u8": impliedCodec = HLSOutputOptions.impliedCodec(input: source, parsed)
         case "mp4", "m4v", "mov": impliedCodec = parsed.given(EncodingOptions.codec) ?? .h264
         case "m4a": impliedCodec = .aac
+        case "flv": impliedCodec = HLSOutputOptions.impliedCodec(input: source, parsed)
         case "h264", "264": impliedCodec = .h264
         case "h265", "265", "hevc": impliedCodec = .hevc
         case "aac": impliedCodec = .aac
         default:
             throw .invalidValue(option: "--output", value: output,
-                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov, .m4a or .m3u8")
+                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov, .m4a, .flv or .m3u8")
         }
         let audioInput: Bool
         switch input {
@@ -220,6 +222,8 @@ struct EncodeCommand {
         let writer: any EncodedFrameOutput
         if isMP4 {
             writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: true, audioFormat: nil).videoTrack
+        } else if FLVOutputOptions.isFLV(output) {
+            writer = FLVOutput(path: output, hasVideo: true, audioFormat: nil, frameRate: Double(options.fps)).videoTrack
         } else if let hlsConfiguration {
             writer = HLSOutput(path: output, configuration: hlsConfiguration, hasVideo: true, audioFormat: nil).videoTrack
         } else {
@@ -285,6 +289,8 @@ struct EncodeCommand {
         let writer: any EncodedAudioFrameOutput
         if isMP4 {
             writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: false, audioFormat: session.format).audioTrack
+        } else if FLVOutputOptions.isFLV(output) {
+            writer = FLVOutput(path: output, hasVideo: false, audioFormat: session.format, frameRate: nil).audioTrack
         } else if let hlsConfiguration {
             writer = HLSOutput(path: output, configuration: hlsConfiguration, hasVideo: false, audioFormat: session.format).audioTrack
         } else {

@@ -29,7 +29,7 @@ struct RecordCommand {
     static let table = OptionTable(
         command: "record", summary: "camera + microphone → test.h264 + test.aac, or one .mp4 (the seeds' demo)",
         options: [
-            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both; .m3u8: HLS"),
+            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both; .flv: one FLV with both; .m3u8: HLS"),
             audioOutput, noAudio, MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration,
             HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize,
             CommonOptions.frames.defaulting(to: 200),
@@ -67,6 +67,12 @@ struct RecordCommand {
         } else if HLSOutputOptions.isPlaylist(videoPath) {
             mp4Layout = nil
             if parsed.isGiven(Self.audioOutput) { throw .conflict("--audio-output does not go with an HLS output: the audio goes into its segments") }
+        } else if FLVOutputOptions.isFLV(videoPath) {
+            mp4Layout = nil
+            if parsed.isGiven(Self.audioOutput) { throw .conflict("--audio-output does not go with an FLV output: the audio goes into \(videoPath)") }
+            if let name = parsed.firstGiven(among: [MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration]) {
+                throw .conflict("\(name) applies to an .mp4 output, not \(videoPath)")
+            }
         } else {
             mp4Layout = nil
             if let name = parsed.firstGiven(among: [MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration]) {
@@ -125,7 +131,10 @@ struct RecordCommand {
         let videoPath = self.videoPath
         let mp4 = mp4Layout.map { MP4Output(path: videoPath, layout: $0, hasVideo: true, audioFormat: audioEncoder?.format) }
         let hls = hlsConfiguration.map { HLSOutput(path: videoPath, configuration: $0, hasVideo: true, audioFormat: audioEncoder?.format) }
+        let flv = FLVOutputOptions.isFLV(videoPath)
+            ? FLVOutput(path: videoPath, hasVideo: true, audioFormat: audioEncoder?.format, frameRate: Double(options.fps)) : nil
         let videoOutput: @Sendable () throws -> any EncodedFrameOutput = {
+            if let flv { return flv.videoTrack }
             if let mp4 { return mp4.videoTrack }
             if let hls { return hls.videoTrack }
             return try AnnexBWriter(path: videoPath)
@@ -133,8 +142,9 @@ struct RecordCommand {
         async let videoResult = Self.recordVideo(from: videoSource, session: compression, to: videoOutput, frames: frameCount,
                                                  progress: progress, done: videoDone)
         var audioResult: Result<Int, any Error> = .success(0)
-        if let audio, let audioEncoder, let audioPath = mp4 == nil && hls == nil ? audioPath : videoPath {
+        if let audio, let audioEncoder, let audioPath = mp4 == nil && hls == nil && flv == nil ? audioPath : videoPath {
             let audioOutput: @Sendable () throws -> any EncodedAudioFrameOutput = {
+                if let flv { return flv.audioTrack }
                 if let mp4 { return mp4.audioTrack }
                 if let hls { return hls.audioTrack }
                 return try ADTSWriter(path: audioPath)
@@ -165,7 +175,7 @@ struct RecordCommand {
         }
         switch audioResult {
         case let .success(frames) where audioPath != nil:
-            printError("wrote \(frames) AAC frames to \(mp4 == nil && hls == nil ? audioPath ?? "" : videoPath)")
+            printError("wrote \(frames) AAC frames to \(mp4 == nil && hls == nil && flv == nil ? audioPath ?? "" : videoPath)")
         case .success: break
         case let .failure(error):
             printError("streamkit record: audio: \(error)")
