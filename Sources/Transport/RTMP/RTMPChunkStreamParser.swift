@@ -63,6 +63,10 @@ public struct RTMPChunkStreamParser: Sendable {
         receivedByteCount += bytes.count
     }
 
+    /// Whether part of a message (or of a chunk) has arrived and not the rest: a peer that closes now vanished
+    /// mid-message.
+    public var hasIncompleteMessage: Bool { bufferedByteCount > 0 || input.count > readIndex || streams.values.contains { $0.isInProgress } }
+
     /// How many appended bytes wait to be parsed (at most one chunk plus what the last read brought).
     public var unparsedByteCount: Int { input.count - readIndex }
 

@@ -18,8 +18,9 @@ public final class RTMPConnection: Sendable {
         case server
     }
 
-    /// Called on the reader task with each message, in the order they complete.
-    public typealias MessageHandler = @Sendable (RTMPMessage) -> Void
+    /// Called on the reader task with each message, in the order they complete; the next message is read once it
+    /// returns (so a handler that waits slows its peer down, and no one else).
+    public typealias MessageHandler = @Sendable (RTMPMessage) async -> Void
     /// Called once on the reader task when the connection ends: `nil` after ``close()``, else why it ended.
     public typealias CloseHandler = @Sendable (RTMPError?) -> Void
 
@@ -135,11 +136,11 @@ public final class RTMPConnection: Sendable {
                 while let item = try parser.next() {
                     guard case let .message(message) = item else { continue }
                     try await handleControl(message)
-                    onMessage(message)
+                    await onMessage(message)
                 }
                 try await acknowledgeIfDue(received: parser.receivedByteCount)
                 let count = try await channel.receive(into: &buffer)
-                guard count > 0 else { return .connectionClosed }
+                guard count > 0 else { return parser.hasIncompleteMessage ? .closedMidMessage(offset: parser.offset) : .connectionClosed }
                 parser.append(buffer[0..<count])
             } catch {
                 return error

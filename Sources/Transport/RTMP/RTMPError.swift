@@ -29,8 +29,10 @@ public enum RTMPError: Error, Hashable, Sendable, CustomStringConvertible {
     case protocolViolation(String)
     /// The URL is not `rtmp[s]://host[:port]/app[/…]/stream`.
     case invalidURL(String, reason: String)
-    /// The peer closed the connection (possibly in the middle of a message).
+    /// The peer closed the connection.
     case connectionClosed
+    /// The peer closed the connection in the middle of a message (a publisher that vanished mid-tag).
+    case closedMidMessage(offset: Int)
     /// The socket failed.
     case transport(TransportError)
     /// A byte channel other than TCP (for example TLS) failed; the text is its reason.
@@ -60,6 +62,7 @@ public enum RTMPError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .protocolViolation(reason): return "RTMP protocol violation: \(reason)"
         case let .invalidURL(url, reason): return "invalid RTMP URL \(url): \(reason)"
         case .connectionClosed: return "the RTMP connection was closed by the peer"
+        case let .closedMidMessage(offset): return "the peer closed the connection in the middle of a message, at offset \(offset)"
         case let .transport(error): return error.description
         case let .channel(reason): return reason
         }
