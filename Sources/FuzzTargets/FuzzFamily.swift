@@ -28,6 +28,8 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case hls
     /// The MP4 reader.
     case mp4
+    /// The RTMP chunk-stream parser, protocol and user control messages, AMF0 commands, the handshake.
+    case rtmp
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])
