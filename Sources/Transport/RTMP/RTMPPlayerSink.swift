@@ -1,3 +1,4 @@
+import Containers
 import POSIX
 import Synchronization
 
@@ -42,6 +43,17 @@ final class RTMPPlayerSink: Sendable {
         message.chunkStreamID = 0
         if case .dropped = queue.yield(message) { return false }
         return true
+    }
+
+    /// Tells the player the publisher left (`onStatus` `NetStream.Play.UnpublishNotify` and Stream EOF, §7.1.7), as
+    /// FMS and nginx-rtmp do: players such as ffmpeg end cleanly on it. Video waits for a key frame again.
+    func notifyUnpublished(path: String) {
+        waitingForKeyFrame.withLock { $0 = true }
+        let status = RTMPStatus(level: "status", code: "NetStream.Play.UnpublishNotify", description: "\(path) is now unpublished.")
+        if let command = try? RTMPCommand(name: "onStatus", transactionID: 0, arguments: [.object(status.object)]).message(streamID: streamID) {
+            queue.yield(command)
+        }
+        queue.yield(RTMPUserControlEvent.streamEOF(streamID: streamID).message)
     }
 
     /// Ends the queue; what is queued is still sent.

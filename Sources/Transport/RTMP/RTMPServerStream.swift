@@ -39,15 +39,16 @@ final class RTMPServerStream: Sendable {
         }
     }
 
-    /// Releases the stream; local subscribers' streams end.
+    /// Releases the stream: local subscribers' streams end, players are told (they stay, for the next publisher).
     func release(by publisher: ObjectIdentifier) {
-        let subscribers = state.withLock { state -> [Subscriber] in
-            guard state.publisher == publisher else { return [] }
+        let (subscribers, players) = state.withLock { state -> ([Subscriber], [RTMPPlayerSink]) in
+            guard state.publisher == publisher else { return ([], []) }
             state.publisher = nil
             defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            return (Array(state.subscribers.values), Array(state.players.values))
         }
         for subscriber in subscribers { subscriber.sink.finish() }
+        for player in players { player.notifyUnpublished(path: path) }
     }
 
     /// Whether someone publishes it now.
