@@ -36,6 +36,7 @@ public final class RTMPConnection: Sendable {
         var ourWindowSize: UInt32 = 2_500_000
         var peerAcknowledged: UInt32 = 0
         var handshakeByteCount = 0
+        var timestampRegressions = 0
     }
 
     /// The byte channel (TCP, or TLS for `rtmps://`).
@@ -134,7 +135,10 @@ public final class RTMPConnection: Sendable {
         while true {
             do throws(RTMPError) {
                 while let item = try parser.next() {
-                    guard case let .message(message) = item else { continue }
+                    guard case let .message(message) = item else {
+                        receiveState.withLock { $0.timestampRegressions += 1 }
+                        continue
+                    }
                     try await handleControl(message)
                     await onMessage(message)
                 }
@@ -236,6 +240,11 @@ public final class RTMPConnection: Sendable {
 
     /// Bytes sent so far (chunk headers included, handshake excluded).
     public var sentByteCount: Int { sendState.withLock { $0.sentByteCount } }
+
+    /// How many messages the peer started with a timestamp earlier than the one before on their chunk stream
+    /// (``RTMPChunkStreamItem/timestampWentBack(chunkStreamID:previous:timestamp:)``): counted, the messages still
+    /// handed on.
+    public var timestampRegressionCount: Int { receiveState.withLock { $0.timestampRegressions } }
 
     /// The last sequence number the peer acknowledged (§5.4.3).
     public var peerAcknowledgedByteCount: UInt32 { receiveState.withLock { $0.peerAcknowledged } }
