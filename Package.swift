@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
-        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream"]),
+        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream", "Containers"]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
@@ -101,6 +101,8 @@ let package = Package(
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
+        // RTMP against nginx-rtmp, ffmpeg and tshark, and hostile peers against our server (run one suite at a time).
+        .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

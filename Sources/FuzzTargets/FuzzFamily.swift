@@ -30,6 +30,8 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case mp4
     /// AMF0, the FLV tag bodies (legacy and Enhanced RTMP) and the FLV reader.
     case flv
+    /// The RTMP chunk-stream parser, protocol and user control messages, AMF0 commands, the handshake.
+    case rtmp
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

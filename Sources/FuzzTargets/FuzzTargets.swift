@@ -38,6 +38,7 @@ public enum FuzzTargets {
         if families.contains(.hls) { hls(bytes) }
         if families.contains(.mp4) { mp4(bytes) }
         if families.contains(.flv) { flv(bytes) }
+        if families.contains(.rtmp) { rtmp(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.
