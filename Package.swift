@@ -101,6 +101,8 @@ let package = Package(
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
+        // The RTMP publisher: its send queue and adaptation, and publishing to nginx-rtmp and the modern FFmpeg.
+        .testTarget(name: "RTMPPublisherTests", dependencies: ["Transport", "MediaCore", "POSIX", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
