@@ -99,3 +99,33 @@ struct SendQueueTests {
         #expect((1...5).map(policy.delay(beforeAttempt:)) == [0.25, 0.5, 1, 1.5, 1.5])
     }
 }
+
+@Suite("RTMP publisher: interleaving by decode time")
+struct InterleaverTests {
+    @Test("Two tracks arriving in bursts leave in decode-time order, nothing lost")
+    func interleaves() {
+        var interleaver = DecodeOrderInterleaver(hasVideo: true, hasAudio: true)
+        var out: [OutgoingMedia] = []
+        // Video comes in bursts of 5 (an encoder with lookahead), audio steadily.
+        var audioIndex = 0
+        for burst in 0..<6 {
+            for index in burst * 5..<(burst + 1) * 5 { out += interleaver.push(.video(SyntheticMedia.picture(index, bytes: 10), index: index)) }
+            while Double(audioIndex) * 1024 / 48_000 < Double((burst + 1) * 5) / 30 {
+                out += interleaver.push(.audio(SyntheticMedia.audio(audioIndex), index: audioIndex))
+                audioIndex += 1
+            }
+        }
+        out += interleaver.drain()
+        #expect(out.count == 30 + audioIndex)
+        #expect(zip(out, out.dropFirst()).allSatisfy { $0.decodeTime <= $1.decodeTime }, "decode times never go back")
+        #expect(out.filter(\.isVideo).count == 30)
+    }
+
+    @Test("A silent track holds the other no longer than the lead")
+    func silentTrack() {
+        var interleaver = DecodeOrderInterleaver(hasVideo: true, hasAudio: true, maximumLeadSeconds: 1)
+        var released = 0
+        for index in 0..<90 { released += interleaver.push(.video(SyntheticMedia.picture(index, bytes: 10), index: index)).count }
+        #expect(released >= 90 - 31 && released < 90)
+    }
+}
