@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
-        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream"]),
+        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream", "Containers"]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",

@@ -3,7 +3,8 @@
 # only what is missing.
 #   (no argument)  the test oracles and peers: ffmpeg/ffprobe, x264, x265, Chromium (plays our MP4/HLS),
 #                  tshark (dissects our RTP/RTSP), GStreamer with its RTSP server (a real RTSP peer),
-#                  libopenh264 (the native encoder's benchmark peer)
+#                  libopenh264 (the native encoder's benchmark peer), nginx with its RTMP module (the RTMP server
+#                  we publish to and play from)
 #   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg)
 # Always also: a modern FFmpeg (PyPI's imageio-ffmpeg, a static FFmpeg with libopenh264 and libkvazaar,
 # which Debian's lacks) in a virtual environment at .build/peers-venv, for the tests that check our
@@ -23,7 +24,8 @@ command -v gst-launch-1.0 >/dev/null 2>&1 || need+=(gstreamer1.0-tools)
 if ! /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0")' >/dev/null 2>&1; then
     need+=(python3-gst-1.0 gir1.2-gst-rtsp-server-1.0)
 fi
-for pkg in gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav libopenh264-dev; do
+for pkg in gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav libopenh264-dev \
+           nginx libnginx-mod-rtmp; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
