@@ -183,12 +183,14 @@ public final class AdaptiveMediaSender: Sendable {
             } catch {
                 if Task.isCancelled || state.withLock({ $0.stopped }) { break }
                 guard await restore(after: error, reconnect: reconnect, policy: policy) else { break }
-                // The message that failed goes again if the new connection can start with it.
-                if !item.isVideo || item.isKeyFrame {
+                // The new connection starts at a key frame: the message that failed goes again if it is one or
+                // is audio; pictures before the next key frame are dropped.
+                if item.isKeyFrame {
                     pending = item
                 } else {
+                    if !item.isVideo { pending = item }
                     let events = state.withLock { state -> [SendQueueEvent] in
-                        var events: [SendQueueEvent] = [.dropped(item.position, reason: .reconnecting)]
+                        var events: [SendQueueEvent] = item.isVideo ? [.dropped(item.position, reason: .reconnecting)] : []
                         events += state.queue.resumeAtKeyFrame()
                         Self.count(events, into: &state.report)
                         return events
