@@ -23,7 +23,7 @@ final class NginxRTMP: Sendable {
         let recording = records ? "record all; record_path \(path); record_unique off; record_append on;" : ""
         let configuration = """
             load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-            daemon off; pid \(path)/nginx.pid; error_log \(path)/error.log info;
+            \(records ? "user root;" : "") daemon off; pid \(path)/nginx.pid; error_log \(path)/error.log info;
             events { worker_connections 64; }
             rtmp { server { listen 127.0.0.1:\(port); chunk_size 4096; application live { live on; \(recording) } } }
             """

@@ -91,5 +91,21 @@ struct PublisherSessionTests {
         }
         let first = all[0].log.withLock { $0 }.filter { $0.kind != "metadata" }
         #expect(first.first?.timestamp == 0, "timestamps start at zero")
+        for session in all {
+            let sent = session.log.withLock { $0 }
+            let video = sent.filter { $0.kind == "video" }, audio = sent.filter { $0.kind == "audio" }
+            // FLV E.4.3.1: 0x17 = key frame + AVC; AVCPacketType 0 = sequence header, 1 = NALUs.
+            #expect(video.first.map { Array($0.body.prefix(2)) } == [0x17, 0x00], "an AVC sequence header first on each connection")
+            #expect(video.dropFirst().first.map { Array($0.body.prefix(2)) } == [0x17, 0x01], "then a key frame")
+            // E.4.2.1: 0xAF = AAC 44 kHz 16-bit stereo; AACPacketType 0 = AudioSpecificConfig.
+            #expect(audio.first.map { Array($0.body.prefix(2)) } == [0xAF, 0x00], "an AAC sequence header first")
+            // Composition times: pts − dts in milliseconds, SI24 at bytes 2–4.
+            for message in video.dropFirst() where message.body.count > 5 {
+                let raw = Int32(message.body[2]) << 16 | Int32(message.body[3]) << 8 | Int32(message.body[4])
+                let cts = raw >= 1 << 23 ? raw - (1 << 24) : raw
+                #expect([0, 33, 34, 66, 67].contains(cts), "B-frame composition time \(cts)")
+            }
+            #expect(video.contains { $0.body.count > 5 && [66, 67].contains($0.body[4]) }, "reordered pictures carry their offset")
+        }
     }
 }
