@@ -103,6 +103,8 @@ let package = Package(
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
         // RTMP against nginx-rtmp, ffmpeg and tshark, and hostile peers against our server (run one suite at a time).
         .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport"]),
+        // The RTMP publisher: its send queue and adaptation, and publishing to nginx-rtmp and the modern FFmpeg.
+        .testTarget(name: "RTMPPublisherTests", dependencies: ["Transport", "MediaCore", "POSIX", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

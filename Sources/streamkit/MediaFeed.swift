@@ -34,6 +34,9 @@ struct MediaFeed: Sendable {
     var sampleRate = 48_000
     /// The sine and microphone channel count.
     var channelCount = 2
+    /// Called with the video compression session once it runs, for a sender that reconfigures it live
+    /// (`publish`: adaptive bitrate, forced key frames).
+    var onVideoSession: (@Sendable (CompressionSession) -> Void)?
 
     /// What a finished feed did.
     struct Totals: Sendable {
@@ -147,6 +150,7 @@ struct MediaFeed: Sendable {
         var configuration = options.compressionConfiguration
         configuration.realTime = true
         let session = try CompressionSession(configuration: configuration, registry: EngineSetup.registry())
+        onVideoSession?(session)
         let consumer = Task { () -> Int in
             var count = 0
             for await item in session.outputs {

@@ -6,7 +6,7 @@ import Foundation
 let commands: [OptionTable] = [
     RecordCommand.table, EncodeCommand.table, DecodeCommand.table, EnginesCommand.table, InspectCommand.table,
     StreamCommand.table, ServeCommand.table, ReceiveCommand.table,
-    RemuxCommand.table,
+    RemuxCommand.table, PublishCommand.table,
 ]
 
 let words = Array(CommandLine.arguments.dropFirst())
@@ -46,6 +46,7 @@ do {
     case "receive": exit(try await ReceiveCommand(parsed).run())
     case "serve": exit(try await ServeCommand(parsed).run())
     case "remux": exit(try RemuxCommand(parsed).run())
+    case "publish": exit(try await PublishCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }
 } catch {

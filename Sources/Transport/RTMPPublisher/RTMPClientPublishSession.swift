@@ -1,0 +1,52 @@
+import Bitstream
+import MediaCore
+import Containers
+
+/// ``RTMPPublishSession`` over an ``RTMPClient``.
+struct RTMPClientPublishSession: RTMPPublishSession {
+    /// Bytes the connection may hold unsent before ``send(_:timestamp:body:)`` waits: about a quarter second of a
+    /// 2 Mbit/s stream, so a slow link's backlog builds in the publisher's queue.
+    static let sendBufferGate = 64 * 1024
+
+    let client: RTMPClient
+
+    /// A factory that connects and publishes `url`'s stream.
+    /// - Parameters:
+    ///   - url: the server and stream.
+    ///   - videoCodec: the video codec (H.265 announces `hvc1` in `fourCcList`), if video is sent.
+    ///   - loop: the event loop of the sockets.
+    /// - Returns: the factory.
+    static func factory(url: RTMPURL, videoCodec: CodecType?, on loop: EventLoop) -> RTMPPublishSessionFactory {
+        { () async throws -> any RTMPPublishSession in
+            var options = RTMPClientOptions()
+            if videoCodec == .hevc { options.fourCCs = ["hvc1"] }
+            let client = try await RTMPClient.connect(to: url.description, options: options, on: loop)
+            do {
+                _ = try await client.publish()
+            } catch {
+                await client.close()
+                throw error
+            }
+            return RTMPClientPublishSession(client: client)
+        }
+    }
+
+    func send(_ kind: RTMPPublishMessageKind, timestamp: UInt32, body: [UInt8]) async throws {
+        switch kind {
+        case .audio: try await client.sendAudio(ByteView(body), timestamp: timestamp)
+        case .video: try await client.sendVideo(ByteView(body), timestamp: timestamp)
+        }
+        while client.pendingByteCount > Self.sendBufferGate {
+            if let failure = client.failure { throw failure }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    func sendMetadata(_ metadata: AMF0Object) async throws {
+        try await client.sendMetadata(metadata)
+    }
+
+    func unpublish() async { await client.close() }
+
+    func abandon() { client.connection.close() }
+}

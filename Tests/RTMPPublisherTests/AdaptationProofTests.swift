@@ -1,0 +1,64 @@
+#if FFmpeg
+import Foundation
+import Testing
+import TestSupport
+
+/// `streamkit publish camera` through a throttled TCP relay into nginx-rtmp, which records the stream: the
+/// bitrate steps down while the link is capped below the stream's rate, drops are reported, the cap lifted
+/// brings the bitrate back, a killed and restarted relay is reconnected through, and what nginx recorded still
+/// decodes with `-err_detect explode`. Ports 22030–22031.
+@Suite("publish through a throttled relay → nginx-rtmp", .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe", "python3")))
+struct AdaptationProofTests {
+    @Test("Bitrate down on a slow link, up when it recovers; reconnects after the relay dies; the recording decodes")
+    func adaptsAndReconnects() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let server = try await NginxRTMP(port: 22030, in: directory, records: true)
+        defer { Task { await server.stop() } }
+        var relay = try await ThrottledRelay(port: 22031, to: 22030, bytesPerSecond: 40_000, in: directory)
+        let publisher = try Streamkit.start(["publish", "camera", "rtmp://127.0.0.1:22031/live/adapt", "--size", "640x360",
+                                             "--bitrate", "1500k", "--min-bitrate", "150k", "--max-delay", "0.6", "--gop", "30"],
+                                            logsIn: directory)
+        defer { Task { await publisher.stop() } }
+        try await Task.sleep(for: .seconds(7))
+        let whileCapped = publisher.standardError
+        try relay.cap(0)
+        try await Task.sleep(for: .seconds(8))
+        let afterLift = publisher.standardError
+        await relay.kill()
+        try await Task.sleep(for: .seconds(2))
+        relay = try await ThrottledRelay(port: 22031, to: 22030, bytesPerSecond: 0, in: directory)
+        try await Task.sleep(for: .seconds(6))
+        await publisher.stop(grace: 15)
+        let log = publisher.standardError
+        let context = "\(publisher.logs)\n\(relay.logs)\n\(server.logs)"
+
+        let changes = Self.bitRateChanges(in: whileCapped)
+        #expect(changes.contains { $0.to < $0.from }, "the bitrate stepped down on the capped link: \(changes)\n\(context)")
+        #expect(whileCapped.contains("publish: dropped video frame"), "drops were reported\n\(context)")
+        #expect(!log.contains("publish: dropped audio"), "no audio was dropped")
+        let lowest = changes.map(\.to).min() ?? 1500
+        let later = Self.bitRateChanges(in: String(afterLift.dropFirst(whileCapped.count)))
+        #expect(later.contains { $0.to > $0.from }, "the bitrate recovered once the cap was lifted: \(later)")
+        #expect((later.map(\.to).max() ?? 0) > lowest)
+        #expect(log.contains("publish: connection lost"), "the dead relay was noticed\n\(context)")
+        #expect(log.contains("publish: reconnected"), "and the publisher reconnected\n\(context)")
+        #expect(publisher.status == 0 && log.contains("published "), "Ctrl-C closed the publish cleanly\n\(context)")
+
+        let recording = server.recording(of: "adapt")
+        let decode = try ExternalTool.run("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", recording, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.standardError.isEmpty, "the recording decodes: \(decode.standardError.prefix(2000))")
+        let video = try ProbedPacket.read(recording).filter(\.isVideo)
+        #expect((video.map(\.pts).max() ?? 0) >= 17_000, "the stream went on after the reconnection (\(video.count) pictures)\n\(context)")
+    }
+
+    /// The `publish: bitrate A → B kbit/s` lines of a log.
+    static func bitRateChanges(in log: String) -> [(from: Int, to: Int)] {
+        log.split(separator: "\n").compactMap { line -> (Int, Int)? in
+            guard let range = line.range(of: "publish: bitrate ") else { return nil }
+            let words = line[range.upperBound...].split(separator: " ")
+            guard words.count >= 3, let from = Int(words[0]), let to = Int(words[2]) else { return nil }
+            return (from, to)
+        }
+    }
+}
+#endif

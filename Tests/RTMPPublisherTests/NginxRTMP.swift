@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+
+/// nginx with the RTMP module on a port of the test's own (PEERS.md's recipe): `live on`, and optionally
+/// recording every stream of application `live` to `DIR/KEY.flv` (appending when the publisher comes back).
+final class NginxRTMP: Sendable {
+    /// The RTMP port.
+    let port: UInt16
+    /// The server's folder (config, logs, recordings).
+    let directory: URL
+    private let process: PeerProcess
+
+    /// Starts nginx and waits until it listens.
+    /// - Parameters:
+    ///   - port: the port (22000–22999 for these tests).
+    ///   - directory: the test's folder.
+    ///   - records: whether streams are recorded.
+    init(port: UInt16, in directory: URL, records: Bool = false) async throws {
+        self.port = port
+        self.directory = directory.appendingPathComponent("nginx-\(port)")
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        let path = self.directory.path
+        let recording = records ? "record all; record_path \(path); record_unique off; record_append on;" : ""
+        let configuration = """
+            load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+            \(records ? "user root;" : "") daemon off; pid \(path)/nginx.pid; error_log \(path)/error.log info;
+            events { worker_connections 64; }
+            rtmp { server { listen 127.0.0.1:\(port); chunk_size 4096; application live { live on; \(recording) } } }
+            """
+        try configuration.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
+        process = try PeerProcess("nginx", ["-p", path, "-c", "\(path)/nginx.conf"], logsIn: self.directory)
+        guard await Readiness.waitForTCP(port: port, seconds: 15) else {
+            await process.stop()
+            throw TestFailure("nginx did not listen on \(port)\n\(process.logs)")
+        }
+    }
+
+    /// The recording of a stream.
+    /// - Parameter key: the stream key.
+    /// - Returns: its path.
+    func recording(of key: String) -> String { directory.appendingPathComponent("\(key).flv").path }
+
+    /// The server's logs, for failure messages.
+    var logs: String {
+        process.logs + "\n--- error.log\n" + ((try? String(contentsOfFile: directory.appendingPathComponent("error.log").path, encoding: .utf8))?.suffix(3000) ?? "")
+    }
+
+    /// Stops nginx.
+    func stop() async { await process.stop() }
+}
+
+/// A TCP relay in Python between the publisher and the server whose rate towards the server is capped (bytes
+/// per second, read from a file every 100 ms; 0 lifts the cap), with small socket buffers so a slow link is
+/// felt at once rather than hidden in kernel buffers.
+final class ThrottledRelay: Sendable {
+    static let script = """
+        import socket, sys, threading, time
+        listen_port, target_port, rate_file = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+        state = {"rate": 0.0, "read": 0.0}
+        def rate():
+            now = time.monotonic()
+            if now - state["read"] > 0.1:
+                state["read"] = now
+                try:
+                    state["rate"] = float(open(rate_file).read().strip() or 0)
+                except Exception:
+                    pass
+            return state["rate"]
+        def pump(source, sink, throttled):
+            try:
+                while True:
+                    data = source.recv(2048 if throttled else 65536)
+                    if not data:
+                        break
+                    if throttled and rate() > 0:
+                        time.sleep(len(data) / rate())
+                    sink.sendall(data)
+            except OSError:
+                pass
+            for s in (source, sink):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+        server.bind(("127.0.0.1", listen_port))
+        server.listen(4)
+        print("listening", flush=True)
+        while True:
+            client, _ = server.accept()
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
+            upstream = socket.create_connection(("127.0.0.1", target_port))
+            upstream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+            threading.Thread(target=pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=pump, args=(upstream, client, False), daemon=True).start()
+        """
+
+    let port: UInt16
+    let target: UInt16
+    let rateFile: String
+    private let process: PeerProcess
+
+    /// Starts the relay.
+    /// - Parameters:
+    ///   - port: where it listens.
+    ///   - target: the server's port.
+    ///   - bytesPerSecond: the cap (0: none).
+    ///   - directory: the test's folder.
+    init(port: UInt16, to target: UInt16, bytesPerSecond: Int, in directory: URL) async throws {
+        self.port = port
+        self.target = target
+        let scriptPath = directory.appendingPathComponent("relay.py").path
+        rateFile = directory.appendingPathComponent("relay-rate").path
+        try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        try "\(bytesPerSecond)".write(toFile: rateFile, atomically: true, encoding: .utf8)
+        process = try PeerProcess("python3", [scriptPath, "\(port)", "\(target)", rateFile], logsIn: directory)
+        guard await Readiness.waitForTCP(port: port, seconds: 15) else {
+            await process.stop()
+            throw TestFailure("the relay did not listen on \(port)\n\(process.logs)")
+        }
+    }
+
+    /// Changes the cap.
+    /// - Parameter bytesPerSecond: the new cap (0: none).
+    func cap(_ bytesPerSecond: Int) throws {
+        try "\(bytesPerSecond)".write(toFile: rateFile, atomically: true, encoding: .utf8)
+    }
+
+    /// Kills the relay (every connection through it drops).
+    func kill() async { await process.stop(grace: 1) }
+
+    /// Its logs.
+    var logs: String { process.logs }
+}
