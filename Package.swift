@@ -27,6 +27,9 @@ let package = Package(
     // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
     traits: [
         .trait(name: "FFmpeg", description: "Build the FFmpeg (libavcodec) codec engine"),
+        // OpenSSL: TLS (rtmps://) over the system's libssl. Off by default, like FFmpeg; without it a TLS
+        // connection fails with TLSError.unavailable ("built without TLS").
+        .trait(name: "OpenSSL", description: "Build TLS (rtmps://) over the system's OpenSSL (libssl)"),
         .default(enabledTraits: []),
     ],
     targets: [
@@ -61,7 +64,11 @@ let package = Package(
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
-        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream"]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "Transport", dependencies: [
+            "POSIX", "MediaCore", "Bitstream",
+            .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
+        ]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
@@ -101,6 +108,9 @@ let package = Package(
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
+        // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI
+        // (receive rtmp://, receive --listen, serve --rtmp-port) against ffmpeg and nginx-rtmp.
+        .testTarget(name: "RTMPIngestTests", dependencies: ["Transport", "POSIX", "Containers", "MediaCore", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
