@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "Transport", dependencies: [
-            "POSIX", "MediaCore", "Bitstream",
+            "POSIX", "MediaCore", "Bitstream", "Containers",
             .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
         ]),
         // Layer 6

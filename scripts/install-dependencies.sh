@@ -3,8 +3,8 @@
 # only what is missing.
 #   (no argument)  the test oracles and peers: ffmpeg/ffprobe, x264, x265, Chromium (plays our MP4/HLS),
 #                  tshark (dissects our RTP/RTSP), GStreamer with its RTSP server (a real RTSP peer),
-#                  libopenh264 (the native encoder's benchmark peer), the openssl CLI and nginx with its RTMP
-#                  and stream (TLS termination) modules (the RTMP/RTMPS peers)
+#                  libopenh264 (the native encoder's benchmark peer), the openssl CLI, nginx with its RTMP module
+#                  (the RTMP server we publish to and play from) and its stream module (TLS termination, RTMPS)
 #   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg) and
 #                  OpenSSL's for TLS (trait OpenSSL)
 # Always also: a modern FFmpeg (PyPI's imageio-ffmpeg, a static FFmpeg with libopenh264 and libkvazaar,
@@ -26,9 +26,8 @@ if ! /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0")'
     need+=(python3-gst-1.0 gir1.2-gst-rtsp-server-1.0)
 fi
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
-command -v nginx   >/dev/null 2>&1 || need+=(nginx)
 for pkg in gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav libopenh264-dev \
-           libnginx-mod-rtmp libnginx-mod-stream; do
+           nginx libnginx-mod-rtmp libnginx-mod-stream; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
