@@ -96,10 +96,10 @@ struct AMF0Tests {
     /// 64 KiB string in 10 bytes) are refused before anything is allocated for them.
     @Test func hugeDeclaredLengthsAreRefused() {
         let cases: [([UInt8], AMF0Error)] = [
-            ([0x0C, 0xFF, 0xFF, 0xFF, 0xFF, 0x61], AMF0Error(.stringTooLong(byteCount: 0xFFFF_FFFF, limit: 1 << 20), offset: 1)),
+            ([0x0C, 0xFF, 0xFF, 0xFF, 0xFF, 0x61], AMF0Error(.stringTooLong(byteCount: 0xFFFF_FFFF, limit: (1 << 20) - 1), offset: 1)),
             ([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x05], AMF0Error(.truncated(field: "strict array of 4294967295 values"), offset: 1)),
             ([0x02, 0xFF, 0xFF, 0x61, 0x62], AMF0Error(.truncated(field: "string"), offset: 3)),
-            ([0x0F, 0x00, 0x10, 0x00, 0x00, 0x61], AMF0Error(.stringTooLong(byteCount: 0x100000, limit: 1 << 20), offset: 1)),
+            ([0x0F, 0x00, 0x10, 0x00, 0x00, 0x61], AMF0Error(.stringTooLong(byteCount: 0x100000, limit: (1 << 20) - 1), offset: 1)),
         ]
         for (bytes, expected) in cases {
             #expect(throws: expected) { try AMF0Decoder(limits: AMF0Limits(maximumStringByteCount: (1 << 20) - 1)).decodeValues(from: ByteView(bytes)) }
