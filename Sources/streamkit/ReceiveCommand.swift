@@ -30,7 +30,7 @@ struct ReceiveCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "receive", summary: "RTP from an .sdp file or an RTSP server → .h264/.h265/.aac/.y4m, with loss reports",
+        command: "receive", summary: "RTP (.sdp, rtsp://) or RTMP (rtmp[s]://, --listen as an ingest) → .h264/.h265/.aac/.y4m/.flv",
         positionals: [source],
         options: [
             CommonOptions.output.required(), NetworkOptions.transport, frames, NetworkOptions.duration, idle,
