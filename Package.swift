@@ -27,6 +27,9 @@ let package = Package(
     // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
     traits: [
         .trait(name: "FFmpeg", description: "Build the FFmpeg (libavcodec) codec engine"),
+        // OpenSSL: TLS (rtmps://) over the system's libssl. Off by default, like FFmpeg; without it a TLS
+        // connection fails with TLSError.unavailable ("built without TLS").
+        .trait(name: "OpenSSL", description: "Build TLS (rtmps://) over the system's OpenSSL (libssl)"),
         .default(enabledTraits: []),
     ],
     targets: [
@@ -61,7 +64,11 @@ let package = Package(
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
-        .target(name: "Transport", dependencies: ["POSIX", "MediaCore", "Bitstream", "Containers"]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "Transport", dependencies: [
+            "POSIX", "MediaCore", "Bitstream", "Containers",
+            .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
+        ]),
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
@@ -105,6 +112,9 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport"]),
         // The RTMP publisher: its send queue and adaptation, and publishing to nginx-rtmp and the modern FFmpeg.
         .testTarget(name: "RTMPPublisherTests", dependencies: ["Transport", "MediaCore", "POSIX", "TestSupport"]),
+        // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI
+        // (receive rtmp://, receive --listen, serve --rtmp-port) against ffmpeg and nginx-rtmp.
+        .testTarget(name: "RTMPIngestTests", dependencies: ["Transport", "POSIX", "Containers", "MediaCore", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,9 +3,10 @@
 # only what is missing.
 #   (no argument)  the test oracles and peers: ffmpeg/ffprobe, x264, x265, Chromium (plays our MP4/HLS),
 #                  tshark (dissects our RTP/RTSP), GStreamer with its RTSP server (a real RTSP peer),
-#                  libopenh264 (the native encoder's benchmark peer), nginx with its RTMP module (the RTMP server
-#                  we publish to and play from)
-#   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg)
+#                  libopenh264 (the native encoder's benchmark peer), the openssl CLI, nginx with its RTMP module
+#                  (the RTMP server we publish to and play from) and its stream module (TLS termination, RTMPS)
+#   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg) and
+#                  OpenSSL's for TLS (trait OpenSSL)
 # Always also: a modern FFmpeg (PyPI's imageio-ffmpeg, a static FFmpeg with libopenh264 and libkvazaar,
 # which Debian's lacks) in a virtual environment at .build/peers-venv, for the tests that check our
 # parsers on streams from those encoders (they find it there, or at $STREAMKIT_MODERN_FFMPEG).
@@ -24,8 +25,9 @@ command -v gst-launch-1.0 >/dev/null 2>&1 || need+=(gstreamer1.0-tools)
 if ! /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0")' >/dev/null 2>&1; then
     need+=(python3-gst-1.0 gir1.2-gst-rtsp-server-1.0)
 fi
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 for pkg in gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav libopenh264-dev \
-           nginx libnginx-mod-rtmp; do
+           nginx libnginx-mod-rtmp libnginx-mod-stream; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
@@ -33,6 +35,7 @@ if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
     for lib in libavcodec libavutil libswscale; do
         pkg-config --exists "$lib" 2>/dev/null || need+=("$lib-dev")
     done
+    pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
 fi
 venv=.build/peers-venv
 if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ] && [ ! -x "$venv/bin/python" ]; then

@@ -2,7 +2,7 @@
 # The whole StreamKit test suite, on a fresh Debian machine with the Swift toolchain: installs the
 # oracle tools and FFmpeg's libraries (apt), then
 #   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift),
-#   2. builds and tests again with the FFmpeg codec engine (trait FFmpeg on).
+#   2. builds and tests again with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,16 +10,16 @@ scripts/install-dependencies.sh --engine
 mkdir -p .build
 echo "== pure Swift build and tests (no FFmpeg engine)"
 swift build
-# The suites that wait in real time (RTP peers, the RTSP server, end-to-end streaming, the paced capture sources)
+# The suites that wait in real time (RTP peers, the RTSP server, end-to-end streaming, RTMP, the paced capture sources)
 # run one test at a time after the rest, so that tests blocking the 2-thread cooperative pool (ffmpeg runs)
 # cannot starve their timers on a 2-core machine.
-network='RTPTests|TransportTests|StreamingTests|CaptureTests'
+network='RTPTests|TransportTests|StreamingTests|CaptureTests|RTMP'
 swift test --skip "$network" 2>&1 | tee .build/test-output-pure.log
 swift test --skip-build --filter "$network" --no-parallel 2>&1 | tee .build/test-output-pure-network.log
-echo "== with the FFmpeg engine (--traits FFmpeg)"
-swift build --traits FFmpeg
-swift test --traits FFmpeg --skip "$network" 2>&1 | tee .build/test-output-ffmpeg.log
-swift test --traits FFmpeg --skip-build --filter "$network" --no-parallel 2>&1 | tee .build/test-output-ffmpeg-network.log
+echo "== with the FFmpeg engine and TLS (--traits FFmpeg,OpenSSL)"
+swift build --traits FFmpeg,OpenSSL
+swift test --traits FFmpeg,OpenSSL --skip "$network" 2>&1 | tee .build/test-output-ffmpeg.log
+swift test --traits FFmpeg,OpenSSL --skip-build --filter "$network" --no-parallel 2>&1 | tee .build/test-output-ffmpeg-network.log
 
 # One plain closing line for both runs together.
 python3 - .build/test-output-pure.log .build/test-output-pure-network.log .build/test-output-ffmpeg.log \

@@ -12,6 +12,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case busy(operation: String)
     /// The event loop was shut down, so nothing can wait on it any more.
     case loopStopped
+    /// TLS over the connection failed (certificate, handshake, record, or a missing close_notify).
+    indirect case tls(TLSError)
 
     /// For example `cannot connect to 127.0.0.1:1: Connection refused`.
     public var description: String {
@@ -21,6 +23,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cancelled: return "the operation was cancelled"
         case let .busy(operation): return "another task is already waiting to \(operation) on this socket"
         case .loopStopped: return "the event loop has been shut down"
+        case let .tls(error): return error.description
         }
     }
 }

@@ -64,10 +64,17 @@ final class ReceivedMediaWriter {
     /// - Parameter accessUnit: the access unit.
     /// - Throws: file and decoder errors.
     func write(_ accessUnit: RTPAccessUnit) async throws {
+        try await write(annexB: accessUnit.annexB)
+    }
+
+    /// Writes one good access unit given as Annex B (from RTMP).
+    /// - Parameter annexB: the access unit with its start codes.
+    /// - Throws: file and decoder errors.
+    func write(annexB: [UInt8]) async throws {
         switch output {
-        case let .annexB(sink): try sink.write(accessUnit.annexB)
+        case let .annexB(sink): try sink.write(annexB)
         case let .decoded(session, _):
-            do { try await session.decode(annexB: accessUnit.annexB) } catch {
+            do { try await session.decode(annexB: annexB) } catch {
                 guard case .undecodableFrame = error else { throw error }
             }
         case .adts: break

@@ -19,6 +19,9 @@ struct ServeCommand {
     /// `--address HOST`.
     static let address = OptionSpec("--address", value: "HOST", help: "the address to listen on", default: "0.0.0.0",
                                     parse: OptionValueParsers.text)
+    /// `--rtmp-port N`.
+    static let rtmpPort = OptionSpec("--rtmp-port", value: "N", help: "also serve RTMP players on this port: rtmp://HOST:N/live/PATH",
+                                     parse: OptionValueParsers.wholeNumber(in: 1...65_535))
     /// `--user U`.
     static let user = OptionSpec("--user", value: "U", help: "require Digest authentication with this user (with --password)",
                                  parse: OptionValueParsers.text)
@@ -30,19 +33,21 @@ struct ServeCommand {
         command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder",
         positionals: [input],
         options: [
-            port, path, address, user, password,
+            port, path, address, rtmpPort, user, password,
             CommonOptions.frames.documentingDefault("endless"), NetworkOptions.duration, NetworkOptions.mtu,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
             EncodingOptions.audioBitRate,
         ],
-        notes: ["Ctrl-C stops the server. A file input starts again at its end."])
+        notes: ["Ctrl-C stops the server. A file input starts again at its end.",
+                "--rtmp-port: RTMP players get the same stream at rtmp://HOST:N/live/PATH (PATH as given when it has a '/')."])
 
     let feed: MediaFeed
     let listenAddress: SocketAddress
     let streamPath: String
     let credentials: (user: String, password: String)?
     let maximumPacketSize: Int
+    let rtmpPortNumber: Int?
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `serve`, parsed with ``table``.
@@ -68,6 +73,7 @@ struct ServeCommand {
         case (nil, _?): throw .conflict("--password needs --user")
         }
         maximumPacketSize = (parsed.value(NetworkOptions.mtu) ?? 1500) - 28
+        rtmpPortNumber = parsed.given(Self.rtmpPort)
     }
 
     /// Serves until the limit or Ctrl-C.
@@ -122,6 +128,15 @@ struct ServeCommand {
         server.start()
         printError("serving rtsp://\(listenAddress.host):\(listenAddress.port)/\(streamPath)"
             + (credentials == nil ? "" : " (Digest authentication)"))
+        var rtmp: RTMPServeOutput?
+        if let rtmpPortNumber {
+            let output = try RTMPServeOutput(address: SocketAddress(host: listenAddress.host, port: UInt16(rtmpPortNumber)),
+                                             path: streamPath.contains("/") ? streamPath : "live/\(streamPath)",
+                                             videoFormat: videoFormat, audioFormat: audioSession?.format, on: loop)
+            printError("serving \(output.url)")
+            rtmp = output
+        }
+        defer { rtmp?.stop() }
         var sender = try RTPMediaSender(videoFormat: videoFormat, audioFormat: audioSession?.format, maximumPacketSize: maximumPacketSize,
                                         wallClockStart: wallClockStart)
         let output: RTPMediaSender.Output = { bytes, track, isControl in
@@ -134,8 +149,14 @@ struct ServeCommand {
         }
         var failure: (any Error)?
         do {
-            for item in held { try await sender.send(item, to: output) }
-            while let item = await iterator.next() { try await sender.send(item, to: output) }
+            for item in held {
+                try rtmp?.send(item)
+                try await sender.send(item, to: output)
+            }
+            while let item = await iterator.next() {
+                try rtmp?.send(item)
+                try await sender.send(item, to: output)
+            }
         } catch {
             failure = error
             producer.cancel()

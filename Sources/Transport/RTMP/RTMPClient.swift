@@ -50,13 +50,16 @@ public final class RTMPClient: Sendable {
         (messages, sink) = AsyncStream.makeStream(of: RTMPMessage.self, bufferingPolicy: .bufferingOldest(max(1, options.messageBufferCapacity)))
     }
 
-    /// Connects over TCP (the URL's host must be numeric or `localhost`), does the handshake and `connect`.
+    /// Connects over TCP (the URL's host must be numeric or `localhost`) — and TLS for `rtmps://`, verified per
+    /// ``RTMPClientOptions/tlsTrust`` — then does the handshake and `connect`.
     /// - Parameters:
     ///   - url: `rtmp://host[:port]/app/stream`.
     ///   - options: chunk size, `fourCcList`, limits, timeouts.
     ///   - loop: the event loop that runs the socket.
     /// - Returns: the connected client.
-    /// - Throws: ``RTMPError`` (``RTMPError/refused(command:code:description:)`` when `connect` is refused).
+    /// - Throws: ``RTMPError`` (``RTMPError/refused(command:code:description:)`` when `connect` is refused;
+    ///   ``RTMPError/transport(_:)`` with ``TransportError/tls(_:)`` when TLS fails, ``TLSError/unavailable`` in a
+    ///   build without the `OpenSSL` trait).
     public static func connect(to url: String, options: RTMPClientOptions = RTMPClientOptions(),
                                on loop: EventLoop) async throws(RTMPError) -> RTMPClient {
         let parsed = try RTMPURL(parsing: url)
@@ -67,7 +70,14 @@ public final class RTMPClient: Sendable {
         } catch {
             throw .transport(error)
         }
-        return try await connect(to: parsed, over: tcp, options: options)
+        guard parsed.isSecure else { return try await connect(to: parsed, over: tcp, options: options) }
+        let tls: TLSConnection
+        do {
+            tls = try await TLSConnection.connect(over: tcp, configuration: TLSConfiguration(serverName: parsed.host, trust: options.tlsTrust))
+        } catch {
+            throw .transport(.tls(error))
+        }
+        return try await connect(to: parsed, over: tls, options: options)
     }
 
     /// Does the handshake and `connect` over a byte channel already connected to the server (TCP, TLS…).

@@ -17,6 +17,9 @@ public struct RTMPClientOptions: Sendable, Hashable {
     public var messageBufferCapacity: Int
     /// The send-buffer bound of the TCP connection. 1 MiB by default.
     public var sendBufferCapacity: Int
+    /// Which server certificates an `rtmps://` connection accepts (verification is on by default: the system's
+    /// certificate authorities, and the certificate must name the URL's host).
+    public var tlsTrust: TLSTrust = .systemRoots
 
     /// Options with the defaults above, or the values given.
     /// - Parameters:
