@@ -198,19 +198,21 @@ struct RTMPHostilePeerTests {
         try await good.play()
         let counter = Task { () -> Int in
             var count = 0
-            for await message in good.messages where message.type == .video { count += 1; if count == 300 { break } }
+            for await message in good.messages where message.type == .video { count += 1; if count == 500 { break } }
             return count
         }
         let publisher = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21033/live/busy", on: loop)
         try await publisher.publish()
         let frame = [0x17, 1, 0, 0, 0] + [UInt8](repeating: 0x42, count: 64 * 1024)
-        for index in 0..<300 {
+        // 500 frames of 64 KiB, 10 ms apart: 32 MiB, more than the stalled player's socket buffers and queue hold.
+        for index in 0..<500 {
             try await publisher.sendVideo(ByteView(frame), timestamp: UInt32(index * 40))
+            try await Task.sleep(for: .milliseconds(10))
         }
-        let timer = Task { try? await Task.sleep(for: .seconds(20)); counter.cancel() }
+        let timer = Task { try? await Task.sleep(for: .seconds(30)); counter.cancel() }
         let count = await counter.value
         timer.cancel()
-        #expect(count == 300, "the reading player got \(count) of 300 frames")
+        #expect(count == 500, "the reading player got \(count) of 500 frames")
         await publisher.close()
         await good.close()
         let dropped = await log.wait { if case .playerTooSlow(path: "live/busy", _) = $0 { return true } else { return false } }

@@ -126,6 +126,16 @@ final class EventLog: @unchecked Sendable {
     }
 }
 
+/// Whether `part` appears in `whole` as one contiguous run (a player that joined late or left early gets a run of
+/// what was sent, never a different or reordered packet).
+func isContiguousRun<T: Equatable>(_ part: [T], of whole: [T]) -> Bool {
+    guard !part.isEmpty, part.count <= whole.count else { return part.isEmpty }
+    for start in 0...(whole.count - part.count) where whole[start] == part[0] {
+        if Array(whole[start..<(start + part.count)]) == part { return true }
+    }
+    return false
+}
+
 /// The resident set size of this process, in bytes (from /proc/self/statm).
 func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

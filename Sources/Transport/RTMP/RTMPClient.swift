@@ -26,9 +26,9 @@ public final class RTMPClient: Sendable {
         var statusWaiters: [UInt32: (slot: RTMPResponseSlot<RTMPStatus>, accepts: @Sendable (RTMPStatus) -> Bool)] = [:]
         var failure: RTMPError?
         var published: (streamID: UInt32, name: String)?
+        var played: [UInt32] = []
         var connectResponse: RTMPCommand?
         var droppedMessages = 0
-        var isClosing = false
     }
 
     /// The server URL (application and stream name).
@@ -227,6 +227,7 @@ public final class RTMPClient: Sendable {
         guard !status.isError, status.code == "NetStream.Play.Start" else {
             throw .refused(command: "play", code: status.code, description: status.description)
         }
+        state.withLock { $0.played.append(streamID) }
         return streamID
     }
 
@@ -315,16 +316,20 @@ public final class RTMPClient: Sendable {
     /// Why the connection ended, once it has.
     public var failure: RTMPError? { state.withLock { $0.failure } }
 
-    /// Ends the session: `FCUnpublish` and `deleteStream` for a published stream, waits (up to a second) for them to
-    /// leave, and closes the connection; ``messages`` ends.
+    /// Ends the session: `FCUnpublish` and `deleteStream` for a published stream, `deleteStream` for played ones,
+    /// waits (up to a second) for them to leave, and closes the connection; ``messages`` ends.
     public func close() async {
-        let (published, failed) = state.withLock { state -> ((UInt32, String)?, Bool) in
-            state.isClosing = true
-            return (state.published.map { ($0.streamID, $0.name) }, state.failure != nil)
+        let (published, played, failed) = state.withLock { state -> ((UInt32, String)?, [UInt32], Bool) in
+            return (state.published.map { ($0.streamID, $0.name) }, state.played, state.failure != nil)
         }
-        if let (streamID, name) = published, !failed {
-            try? await send(RTMPCommand(name: "FCUnpublish", transactionID: nextTransactionID(), arguments: [.string(name)]))
-            try? await send(RTMPCommand(name: "deleteStream", transactionID: nextTransactionID(), arguments: [.number(Double(streamID))]))
+        if !failed {
+            if let (streamID, name) = published {
+                try? await send(RTMPCommand(name: "FCUnpublish", transactionID: nextTransactionID(), arguments: [.string(name)]))
+                try? await send(RTMPCommand(name: "deleteStream", transactionID: nextTransactionID(), arguments: [.number(Double(streamID))]))
+            }
+            for streamID in played {
+                try? await send(RTMPCommand(name: "deleteStream", transactionID: nextTransactionID(), arguments: [.number(Double(streamID))]))
+            }
             for _ in 0..<100 where connection.pendingByteCount > 0 { try? await Task.sleep(for: .milliseconds(10)) }
         }
         connection.close()

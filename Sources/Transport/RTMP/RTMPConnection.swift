@@ -73,9 +73,12 @@ public final class RTMPConnection: Sendable {
     ///   ``RTMPError/transport(_:)``.
     public static func handshake(over channel: any RTMPByteChannel, as role: Role,
                                  limits: RTMPLimits = RTMPLimits()) async throws(RTMPError) -> RTMPConnection {
+        let timedOut = HandshakeWatchdogFlag()
         let watchdog = Task {
             try? await Task.sleep(for: handshakeTimeout)
-            if !Task.isCancelled { channel.close() }
+            guard !Task.isCancelled else { return }
+            timedOut.fired.store(true, ordering: .releasing)
+            channel.close()
         }
         defer { watchdog.cancel() }
         var received: [UInt8] = []
@@ -84,7 +87,8 @@ public final class RTMPConnection: Sendable {
             while received.count < count {
                 let got: Int
                 do { got = try await channel.receive(into: &buffer) } catch {
-                    throw watchdog.isCancelled ? error : .handshake("\(error)")
+                    if timedOut.fired.load(ordering: .acquiring) { throw .handshake("no handshake within \(handshakeTimeout)") }
+                    throw .handshake("\(error)")
                 }
                 guard got > 0 else { throw .handshake("the peer closed the connection after \(received.count) handshake bytes") }
                 received += buffer[0..<got]
@@ -257,4 +261,9 @@ public final class RTMPConnection: Sendable {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         channel.close()
     }
+}
+
+/// Set when the handshake watchdog closed the channel, so the failure says it timed out.
+private final class HandshakeWatchdogFlag: Sendable {
+    let fired = Atomic(false)
 }
