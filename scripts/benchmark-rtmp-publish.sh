@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Publish throughput on loopback: `streamkit publish FILE.h264 rtmp://…` against `ffmpeg -c copy -f flv` publishing the
 # same 720p H.264 file to the same nginx-rtmp (no player: nginx takes and discards).
-#   scripts/benchmark-rtmp-publish.sh [SECONDS] [MBITS]          (ports 22090-22091, loopback only)
+#   [STREAMKIT=PATH] scripts/benchmark-rtmp-publish.sh [SECONDS] [MBITS]          (port 22090, loopback only)
 # 1. As fast as possible (no --re / -re): MB/s of the file sent, wall clock, best of 3 runs.
 # 2. In real time (--re / -re): CPU seconds (utime+stime) per second of stream, per Mbit/s of the stream's rate.
 # Prints both for ours and ffmpeg's, and the ratios (> 1: ours is faster / cheaper).
@@ -24,8 +24,8 @@ echo "encoding $seconds s of 720p30 at $mbits Mbit/s…" >&2
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -t "$seconds" -c:v libx264 -preset veryfast \
     -b:v "${mbits}M" -maxrate "${mbits}M" -bufsize "${mbits}M" -g 60 -bf 0 -pix_fmt yuv420p -f h264 "$work/in.h264"
 bytes="$(stat -c %s "$work/in.h264")"
-swift build -c release --product streamkit >/dev/null
-ours=".build/release/streamkit"
+# STREAMKIT=PATH measures another build of ours (a debug one, for a quick check of the script).
+if [ -n "${STREAMKIT:-}" ]; then ours="$STREAMKIT"; else swift build -c release --product streamkit >/dev/null; ours=".build/release/streamkit"; fi
 
 mkdir -p "$work/nginx"
 cat > "$work/nginx/nginx.conf" <<CONF
@@ -46,16 +46,17 @@ run() {
     end="$(date +%s.%N)"
     awk -v s="$start" -v e="$end" '{ printf "%.3f %.3f\n", e - s, $1 + $2 }' "$work/time"
 }
-ffmpeg_publish() { ffmpeg -hide_banner -loglevel error "$@" -f h264 -framerate 30 -i "$work/in.h264" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer"; }
-ours_publish() { "$ours" publish "$work/in.h264" "rtmp://127.0.0.1:$port/live/ours" "$@"; }
+peer_fast_command=(ffmpeg -hide_banner -loglevel error -f h264 -framerate 30 -i "$work/in.h264" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer")
+peer_re_command=(ffmpeg -hide_banner -loglevel error -re -f h264 -framerate 30 -i "$work/in.h264" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer")
+ours_command=("$ours" publish "$work/in.h264" "rtmp://127.0.0.1:$port/live/ours")
 
 best() { sort -n | head -1; }
 echo "as fast as possible (best of 3)…" >&2
-ours_fast="$(for _ in 1 2 3; do run ours_publish; done | best)"
-peer_fast="$(for _ in 1 2 3; do run ffmpeg_publish; done | best)"
+ours_fast="$(for _ in 1 2 3; do run "${ours_command[@]}"; done | best)"
+peer_fast="$(for _ in 1 2 3; do run "${peer_fast_command[@]}"; done | best)"
 echo "in real time…" >&2
-ours_re="$(run ours_publish --re)"
-peer_re="$(run ffmpeg_publish -re)"
+ours_re="$(run "${ours_command[@]}" --re)"
+peer_re="$(run "${peer_re_command[@]}")"
 
 awk -v bytes="$bytes" -v seconds="$seconds" -v of="$ours_fast" -v pf="$peer_fast" -v orr="$ours_re" -v pr="$peer_re" 'BEGIN {
     split(of, o, " "); split(pf, p, " "); split(orr, oq, " "); split(pr, pq, " ")

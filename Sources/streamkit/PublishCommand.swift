@@ -114,7 +114,8 @@ struct PublishCommand {
         feed.onVideoSession = { session in videoSession.withLock { $0 = session } }
         var configuration = RTMPPublisherConfiguration(hasVideo: feed.input.hasVideo, hasAudio: audioSession != nil,
                                                        videoCodec: feed.options.codec, frameRate: Double(feed.options.fps),
-                                                       queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: .drop))
+                                                       queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: .drop),
+                                                       reconnectPolicy: ReconnectPolicy(initialDelay: 0.5, maximumDelay: 2, maximumAttempts: 30))
         if let bitRate = feed.options.bitRate {
             configuration.adaptation = BitRateAdaptation(initialBitRate: bitRate, minimumBitRate: minimumBitRate)
         }

@@ -24,8 +24,11 @@ struct NginxPublishProofTests {
         let publisher = try await Streamkit.run(["publish", "camera", "rtmp://127.0.0.1:\(port)/live/proof", "--size", "320x240",
                                                  "--frames", "150", "--bframes", "\(bFrames)", "--gop", "30", "--save", saved],
                                                 in: directory)
-        // nginx keeps the last ~1.5 s from players when the publisher leaves: stop the player, compare a prefix.
+        // nginx may keep the last ~1.5 s from players when the publisher leaves: compare a prefix. Stopping nginx
+        // ends the player's input, so it finishes its file by itself.
         try await Task.sleep(for: .seconds(2))
+        await server.stop()
+        await player.waitForExit(seconds: 15)
         await player.stop()
         let ours = try Streamkit.frameHashes(decoding: saved)
         let theirs = try Streamkit.frameHashes(decoding: pulled)
@@ -46,9 +49,8 @@ struct NginxPublishProofTests {
         #expect(zip(video, video.dropFirst()).allSatisfy { $0.dts < $1.dts }, "video dts increase")
         #expect(video.allSatisfy { $0.pts >= $0.dts }, "no picture is shown before it is decoded")
         let shown = video.map(\.pts).sorted()
-        let base = shown.first ?? 0
-        let grid = shown.indices.map { base + Int((Double($0) * 1000 / 30).rounded()) }
-        #expect(shown.enumerated().allSatisfy { abs($1 - grid[$0]) <= 1 }, "pts are one frame apart: \(shown.prefix(12))")
+        let steps = zip(shown, shown.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { (20...50).contains($0) }, "pts about one frame apart, none twice: \(shown.prefix(12))")
         let reordered = video.filter { $0.pts != $0.dts }.count
         if bFrames > 0 {
             #expect(reordered > video.count / 4, "B-frames: composition times carried (\(reordered) of \(video.count) reordered)")

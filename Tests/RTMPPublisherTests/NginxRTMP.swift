@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// nginx with the RTMP module on a port of the test's own (PEERS.md's recipe): `live on`, and optionally
-/// recording every stream of application `live` to `DIR/KEY.flv` (appending when the publisher comes back).
+/// recording every publish of application `live` to a file of its own, `DIR/KEY-UNIXTIME.flv`.
 final class NginxRTMP: Sendable {
     /// The RTMP port.
     let port: UInt16
@@ -20,7 +20,7 @@ final class NginxRTMP: Sendable {
         self.directory = directory.appendingPathComponent("nginx-\(port)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         let path = self.directory.path
-        let recording = records ? "record all; record_path \(path); record_unique off; record_append on;" : ""
+        let recording = records ? "record all; record_path \(path); record_unique on;" : ""
         let configuration = """
             load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
             \(records ? "user root;" : "") daemon off; pid \(path)/nginx.pid; error_log \(path)/error.log info;
@@ -35,10 +35,13 @@ final class NginxRTMP: Sendable {
         }
     }
 
-    /// The recording of a stream.
+    /// The recordings of a stream, one per publish, oldest first.
     /// - Parameter key: the stream key.
-    /// - Returns: its path.
-    func recording(of key: String) -> String { directory.appendingPathComponent("\(key).flv").path }
+    /// - Returns: their paths.
+    func recordings(of key: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix("\(key)-") && $0.hasSuffix(".flv") }.sorted().map { directory.appendingPathComponent($0).path }
+    }
 
     /// The server's logs, for failure messages.
     var logs: String {
@@ -54,7 +57,9 @@ final class NginxRTMP: Sendable {
 /// felt at once rather than hidden in kernel buffers.
 final class ThrottledRelay: Sendable {
     static let script = """
-        import socket, sys, threading, time
+        import signal, socket, sys, threading, time
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # ignored signals are inherited: make sure these end the relay
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         listen_port, target_port, rate_file = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
         state = {"rate": 0.0, "read": 0.0}
         def rate():

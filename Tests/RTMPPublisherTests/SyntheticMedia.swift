@@ -4,8 +4,12 @@ import Transport
 /// Pictures and audio frames shaped like an encoder's, for the send-queue tests: H.264 AVCC with an IDR
 /// (`nal_ref_idc` 3), referenced P slices (`nal_ref_idc` 2) and non-reference B slices (`nal_ref_idc` 0).
 enum SyntheticMedia {
-    static let videoFormat = FormatDescription(codec: .h264, width: 64, height: 64, profileLevel: ProfileLevel(profile: .main),
-                                               parameterSets: [[0x67, 0x4D, 0x00, 0x1E], [0x68, 0xEE, 0x3C, 0x80]])
+    /// The parameter sets of a 320x240 High-profile stream from our own encoder (libx264).
+    static let videoFormat = FormatDescription(
+        codec: .h264, width: 320, height: 240, profileLevel: ProfileLevel(profile: .high),
+        parameterSets: [[0x67, 0x64, 0x00, 0x14, 0xAC, 0xD9, 0x41, 0x41, 0xFA, 0x10, 0x00, 0x00, 0x03, 0x00, 0x10, 0x00, 0x00, 0x03,
+                         0x03, 0xC8, 0xF1, 0x42, 0x99, 0x60],
+                        [0x68, 0xEB, 0xEC, 0xB2, 0x2C]])
     static let audioFormat = AudioFormatDescription(codec: .aac, sampleRate: 48_000, channelCount: 2, profile: "LC",
                                                     audioSpecificConfig: [0x11, 0x90])
 

@@ -168,12 +168,8 @@ public final class AdaptiveMediaSender: Sendable {
     }
 
     private func runWriter(send: Send, reconnect: Reconnect, policy: ReconnectPolicy) async {
-        var pending: OutgoingMedia?
         while true {
-            let next: OutgoingMedia?
-            if let pending { next = pending } else { next = await nextItem() }
-            guard let item = next else { break }
-            pending = nil
+            guard let item = await nextItem() else { break }
             do {
                 try await send(item)
                 state.withLock { state in
@@ -183,20 +179,15 @@ public final class AdaptiveMediaSender: Sendable {
             } catch {
                 if Task.isCancelled || state.withLock({ $0.stopped }) { break }
                 guard await restore(after: error, reconnect: reconnect, policy: policy) else { break }
-                // The new connection starts at a key frame: the message that failed goes again if it is one or
-                // is audio; pictures before the next key frame are dropped.
-                if item.isKeyFrame {
-                    pending = item
-                } else {
-                    if !item.isVideo { pending = item }
-                    let events = state.withLock { state -> [SendQueueEvent] in
-                        var events: [SendQueueEvent] = item.isVideo ? [.dropped(item.position, reason: .reconnecting)] : []
-                        events += state.queue.resumeAtKeyFrame()
-                        Self.count(events, into: &state.report)
-                        return events
-                    }
-                    for event in events { eventContinuation.yield(event) }
+                // The message that failed may or may not have reached the server: it is not sent again (a copy
+                // would repeat its timestamp) but reported; the new connection starts at a key frame.
+                let events = state.withLock { state -> [SendQueueEvent] in
+                    var events: [SendQueueEvent] = [.dropped(item.position, reason: .reconnecting)]
+                    events += state.queue.resumeAtKeyFrame()
+                    Self.count(events, into: &state.report)
+                    return events
                 }
+                for event in events { eventContinuation.yield(event) }
             }
         }
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

@@ -21,6 +21,11 @@ struct RTMPClientPublishSession: RTMPPublishSession {
             var options = RTMPClientOptions()
             if videoCodec == .hevc { options.fourCCs = ["hvc1"] }
             let client = try await RTMPClient.connect(to: url.description, options: options, on: loop)
+            // A small kernel send buffer (Linux doubles it), so a slow link is felt in the publisher's queue
+            // within a fraction of a second instead of after megabytes of autotuned socket buffer.
+            if let socket = (client.connection.channel as? TCPConnection)?.socket {
+                try? socket.setOption(.sendBufferSize, to: 32 * 1024)
+            }
             do {
                 _ = try await client.publish()
             } catch {
