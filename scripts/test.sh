@@ -18,7 +18,8 @@ swift test --skip "$network" 2>&1 | tee .build/test-output-pure.log
 swift test --skip-build --filter "$network" --no-parallel 2>&1 | tee .build/test-output-pure-network.log
 echo "== with the FFmpeg engine and TLS (--traits FFmpeg,OpenSSL)"
 swift build --traits FFmpeg,OpenSSL
-swift test --traits FFmpeg,OpenSSL --skip "$network" 2>&1 | tee .build/test-output-ffmpeg.log
+# The native encoder's own suites do not depend on a trait: they ran in the pure pass.
+swift test --traits FFmpeg,OpenSSL --skip "$network|NativeH264Tests|NativeH264KernelsTests" 2>&1 | tee .build/test-output-ffmpeg.log
 swift test --traits FFmpeg,OpenSSL --skip-build --filter "$network" --no-parallel 2>&1 | tee .build/test-output-ffmpeg-network.log
 
 # One plain closing line for both runs together.
