@@ -12,7 +12,7 @@ struct PublishCommand {
     /// `INPUT`.
     static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an Annex B .h264/.h265 file (sent as it is)")
     /// `URL`.
-    static let destination = PositionalSpec("URL", help: "rtmp://HOST[:PORT]/APP/KEY")
+    static let destination = PositionalSpec("URL", help: "rtmp://HOST[:PORT]/APP/KEY, or rtmps:// over TLS")
     /// `--re`.
     static let realTime = OptionSpec(flag: "--re", help: "an Annex B file: send it at its frame rate (else as fast as the link takes it)")
     /// `--save FILE`.
@@ -32,7 +32,7 @@ struct PublishCommand {
         command: "publish", summary: "camera, a file or a generator → an RTMP server (H.264, H.265 over Enhanced RTMP, AAC), adapting to the link",
         positionals: [input, destination],
         options: [
-            realTime, save, minimumBitRate, maximumDelay,
+            realTime, save, minimumBitRate, maximumDelay, ReceiveCommand.caFile,
             CommonOptions.frames.documentingDefault("all; endless for camera, testsrc and sine"), NetworkOptions.duration,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
@@ -54,6 +54,8 @@ struct PublishCommand {
     let savePath: String?
     let minimumBitRate: Int?
     let maximumDelay: Double
+    /// The certificates an `rtmps://` server may present (`--ca-file`, else the system's).
+    let tlsTrust: TLSTrust
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `publish`, parsed with ``table``.
@@ -67,6 +69,7 @@ struct PublishCommand {
         savePath = parsed.given(Self.save)
         minimumBitRate = parsed.given(Self.minimumBitRate)
         maximumDelay = parsed.value(Self.maximumDelay) ?? 2
+        tlsTrust = parsed.given(ReceiveCommand.caFile).map { .certificateFile($0) } ?? .systemRoots
         let fileExtension = (word as NSString).pathExtension.lowercased()
         if let codec = ["h264": CodecType.h264, "264": .h264, "avc": .h264, "h265": .hevc, "265": .hevc, "hevc": .hevc][fileExtension] {
             let encodingOnly: [any OptionDeclaring] = [EncodingOptions.size, EncodingOptions.bitRate, EncodingOptions.gop,
@@ -116,6 +119,7 @@ struct PublishCommand {
                                                        videoCodec: feed.options.codec, frameRate: Double(feed.options.fps),
                                                        queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: .drop),
                                                        reconnectPolicy: ReconnectPolicy(initialDelay: 0.5, maximumDelay: 2, maximumAttempts: 30))
+        configuration.tlsTrust = tlsTrust
         if let bitRate = feed.options.bitRate {
             configuration.adaptation = BitRateAdaptation(initialBitRate: bitRate, minimumBitRate: minimumBitRate)
         }
@@ -155,9 +159,10 @@ struct PublishCommand {
     // MARK: - An Annex B file
 
     private func publishFile(_ path: String, codec: CodecType, realTime: Bool) async throws {
-        let configuration = RTMPPublisherConfiguration(
+        var configuration = RTMPPublisherConfiguration(
             hasVideo: true, hasAudio: false, videoCodec: codec,
             queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: realTime ? .drop : .wait))
+        configuration.tlsTrust = tlsTrust
         let loop = try EventLoop()
         defer { loop.shutdown() }
         let publisher = try await RTMPPublisher.connect(to: url, configuration: configuration, on: loop)

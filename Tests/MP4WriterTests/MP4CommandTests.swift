@@ -85,6 +85,8 @@ struct MP4CommandTests {
         let streamkit = try ExternalTool.builtProduct("streamkit")
         let seconds = [3.0, 7.0, 11.0]
         var recordings: [(Process, String, Double)] = []
+        // Whatever fails below, no recording outlives the test (each would run for an hour).
+        defer { for (process, _, _) in recordings where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let start = Date()
         // The three recordings run at once (total time: 11 s), each with one-second fragments.
         for time in seconds {

@@ -14,12 +14,14 @@ struct RTMPClientPublishSession: RTMPPublishSession {
     /// - Parameters:
     ///   - url: the server and stream.
     ///   - videoCodec: the video codec (H.265 announces `hvc1` in `fourCcList`), if video is sent.
+    ///   - tlsTrust: the certificates an `rtmps://` server may present.
     ///   - loop: the event loop of the sockets.
     /// - Returns: the factory.
-    static func factory(url: RTMPURL, videoCodec: CodecType?, on loop: EventLoop) -> RTMPPublishSessionFactory {
+    static func factory(url: RTMPURL, videoCodec: CodecType?, tlsTrust: TLSTrust, on loop: EventLoop) -> RTMPPublishSessionFactory {
         { () async throws -> any RTMPPublishSession in
             var options = RTMPClientOptions()
             if videoCodec == .hevc { options.fourCCs = ["hvc1"] }
+            options.tlsTrust = tlsTrust
             let client = try await RTMPClient.connect(to: url.description, options: options, on: loop)
             // A small kernel send buffer (Linux doubles it), so a slow link is felt in the publisher's queue
             // within a fraction of a second instead of after megabytes of autotuned socket buffer.

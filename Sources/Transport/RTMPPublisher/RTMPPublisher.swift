@@ -69,7 +69,8 @@ public final class RTMPPublisher: Sendable {
     /// Connects and starts publishing: TCP, the RTMP handshake, `connect` (with `fourCcList` [`hvc1`] for
     /// H.265, Enhanced RTMP v1), `releaseStream`, `FCPublish`, `createStream`, `publish` (live).
     /// - Parameters:
-    ///   - url: `rtmp://HOST[:PORT]/APP/KEY`.
+    ///   - url: `rtmp://HOST[:PORT]/APP/KEY`, or `rtmps://` over TLS (``RTMPPublisherConfiguration/tlsTrust``;
+    ///     a build without the `OpenSSL` trait fails to connect with ``TLSError/unavailable``).
     ///   - configuration: what is sent and how the network is handled.
     ///   - loop: the event loop that runs the sockets.
     /// - Returns: the publisher, ready for ``send(_:)-(EncodedFrame)``.
@@ -82,13 +83,12 @@ public final class RTMPPublisher: Sendable {
         } catch {
             throw .invalidURL(url, reason: error.description)
         }
-        guard parsed.isSecure == false else { throw .invalidURL(url, reason: "rtmps:// needs the TLS build of the publisher") }
         guard !parsed.streamName.isEmpty else { throw .invalidURL(url, reason: "names no stream key (rtmp://HOST/APP/KEY)") }
         guard configuration.videoCodec == .h264 || configuration.videoCodec == .hevc else {
             throw .unsupportedCodec(configuration.videoCodec)
         }
         let factory = RTMPClientPublishSession.factory(url: parsed, videoCodec: configuration.hasVideo ? configuration.videoCodec : nil,
-                                                       on: loop)
+                                                       tlsTrust: configuration.tlsTrust, on: loop)
         return try await connect(url: parsed, configuration: configuration, factory: factory)
     }
 

@@ -22,6 +22,9 @@ public struct RTMPPublisherConfiguration: Sendable {
     public var adaptation: BitRateAdaptation?
     /// What to do when the connection drops.
     public var reconnectPolicy: ReconnectPolicy
+    /// Which server certificates an `rtmps://` connection accepts (verification is on by default: the system's
+    /// certificate authorities, and the certificate must name the URL's host).
+    public var tlsTrust: TLSTrust = .systemRoots
 
     /// Creates a configuration.
     /// - Parameters:
