@@ -6,7 +6,9 @@ import Synchronization
 /// The descriptor is registered `EPOLLONESHOT`: each wait arms it for what its waiters want, the loop thread
 /// resumes them when `epoll` reports readiness (or an error or hang-up, which wakes both), and re-arms it
 /// while a waiter remains. Level-triggered, so a readiness that arrives between `EAGAIN` and the arming is not
-/// lost.
+/// lost. Every arming happens under the state's lock, with the interest computed there: arms made by a reader,
+/// a writer and the loop thread at once are applied in the order of the state they saw, so the last one always
+/// holds every waiter's interest (an older interest applied last would leave a waiter that is never woken).
 final class IORegistration: Sendable {
     /// Which way a task waits.
     enum Direction: Sendable {
@@ -50,7 +52,7 @@ final class IORegistration: Sendable {
     func wait(for direction: Direction) async throws(TransportError) {
         let wake: Wake = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
-                let outcome = state.withLock { state -> (Wake?, EpollEvents?) in
+                let outcome = state.withLock { state -> (Wake?, SystemError?) in
                     if let failure = state.failure { return (.failed(failure), nil) }
                     if Task.isCancelled { return (.failed(.cancelled), nil) }
                     switch direction {
@@ -61,12 +63,12 @@ final class IORegistration: Sendable {
                         guard state.writer == nil else { return (.failed(.busy(operation: "write")), nil) }
                         state.writer = continuation
                     }
-                    return (nil, state.interest)
+                    return (nil, arm(state.interest))
                 }
                 if let immediate = outcome.0 {
                     continuation.resume(returning: immediate)
-                } else if let interest = outcome.1 {
-                    arm(interest)
+                } else if let error = outcome.1 {
+                    cancelWaiters(with: .system(error), permanently: false)
                 }
             }
         } onCancel: {
@@ -88,18 +90,22 @@ final class IORegistration: Sendable {
         }
     }
 
-    private func arm(_ interest: EpollEvents) {
+    /// Arms the descriptor for `interest`. Called with the state's lock held, so that armings follow one another
+    /// in the order of the states they were computed from.
+    /// - Returns: the error of `epoll_ctl`, for the caller to fail the waiters with once the lock is released.
+    private func arm(_ interest: EpollEvents) -> SystemError? {
         do {
             try loop.epoll.modify(descriptor, events: interest, token: token)
+            return nil
         } catch {
-            cancelWaiters(with: .system(error), permanently: false)
+            return error
         }
     }
 
     /// On the loop thread: `epoll` reported `events`.
     func handle(_ events: EpollEvents) {
         let broken = !events.isDisjoint(with: [.error, .hangUp])
-        let (reader, writer, rest) = state.withLock { state in
+        let (reader, writer, armingError) = state.withLock { state in
             var reader: CheckedContinuation<Wake, Never>?
             var writer: CheckedContinuation<Wake, Never>?
             if broken || events.contains(.readable) || events.contains(.readHangUp) {
@@ -110,11 +116,13 @@ final class IORegistration: Sendable {
                 writer = state.writer
                 state.writer = nil
             }
-            return (reader, writer, state.interest)
+            // Re-armed before the woken tasks run, so a wait they start next arms after this one.
+            let rest = state.interest
+            return (reader, writer, rest == [.oneShot] ? nil : arm(rest))
         }
         reader?.resume(returning: .ready)
         writer?.resume(returning: .ready)
-        if rest != [.oneShot] { arm(rest) }
+        if let armingError { cancelWaiters(with: .system(armingError), permanently: false) }
     }
 
     /// Ends both waits with `error`; with `permanently`, every later wait fails with it too.

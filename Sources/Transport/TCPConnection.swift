@@ -236,7 +236,10 @@ public final class TCPConnection: Sendable {
 
     /// Under the lock: sends until empty or full, wakes writers waiting for room.
     /// - Returns: whether the kernel is full with bytes left, and whether the caller must start the flusher.
-    private func sendBuffered() throws(TransportError) -> (blocked: Bool, startFlusher: Bool) {
+    /// - Parameter flusher: called by the flusher task, which stops flushing here (in the same critical section)
+    ///   when the kernel took everything: a writer that finds the kernel full right after must start a new one,
+    ///   not see `isFlushing` still set by a flusher that is about to return.
+    private func sendBuffered(flusher: Bool = false) throws(TransportError) -> (blocked: Bool, startFlusher: Bool) {
         let (result, waiters) = try output.withLock { (output) throws(TransportError) -> ((Bool, Bool), [CheckedContinuation<Bool, Never>]) in
             if let failure = output.failure { throw failure }
             var failure: SystemError?
@@ -251,6 +254,7 @@ public final class TCPConnection: Sendable {
                 }
             }
             if let failure {
+                if flusher { output.isFlushing = false }
                 output.failure = .system(failure)
                 let waiters = output.spaceWaiters
                 output.spaceWaiters.removeAll()
@@ -262,6 +266,7 @@ public final class TCPConnection: Sendable {
                 waiters = output.spaceWaiters
                 output.spaceWaiters.removeAll()
             }
+            if flusher, !full { output.isFlushing = false }
             let start = full && !output.isFlushing
             if start { output.isFlushing = true }
             return ((full, start), waiters)
@@ -274,10 +279,11 @@ public final class TCPConnection: Sendable {
         while true {
             do {
                 try await registration.wait(for: .write)
-                let (blocked, _) = try sendBuffered()
+                let (blocked, _) = try sendBuffered(flusher: true)
                 if blocked { continue }
-            } catch {}
-            output.withLock { $0.isFlushing = false }
+            } catch {
+                output.withLock { $0.isFlushing = false }
+            }
             return
         }
     }
