@@ -87,7 +87,8 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP", "Transport"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
-        // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
+        // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
+        // (PeerProcess, Readiness, PacketCapture, NginxRTMP, SelfSignedCertificate, the streamkit CLI runner).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Test-only: counts the calling thread's heap allocations (malloc interposed in the test binary).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
