@@ -14,7 +14,7 @@ import Bitstream
 /// | enhanced `CodedFrames` (`avc1`, `hvc1`) | … FourCC, CompositionTime SI24 | AVCC NAL units |
 /// | enhanced `CodedFramesX` | … FourCC | AVCC NAL units (composition time 0) |
 /// | other legacy codecs, command frames | FrameType·CodecID | the rest |
-public struct FLVVideoTagBody: Sendable, Hashable {
+public struct FLVVideoTagBody: FLVTagBody, Hashable {
     /// The frame type (key, inter, command …).
     public var frameType: FLVVideoFrameType
     /// The codec, legacy or enhanced (which decides the header's form).
@@ -104,9 +104,6 @@ public struct FLVVideoTagBody: Sendable, Hashable {
         }
     }
 
-    /// The body's size: header and payload.
-    public var byteCount: Int { headerByteCount + payload.count }
-
     /// Appends the header (everything before ``payload``) to `buffer`.
     /// - Parameter buffer: where the header goes.
     /// - Throws: ``FLVError/Reason/unrepresentable(_:)`` for a composition time outside SI24, a legacy
@@ -137,23 +134,5 @@ public struct FLVVideoTagBody: Sendable, Hashable {
             buffer.append(avcPacketType)
             buffer.append(contentsOf: packetType == .codedFramesX ? [0, 0, 0] : ctsBytes)
         }
-    }
-
-    /// Appends the whole body — header and payload — to `buffer`.
-    /// - Parameter buffer: where the body goes.
-    /// - Throws: what ``appendHeader(to:)`` throws.
-    public func write(to buffer: inout [UInt8]) throws(FLVError) {
-        try appendHeader(to: &buffer)
-        payload.withUnsafeBytes { buffer.append(contentsOf: $0) }
-    }
-
-    /// The whole body as bytes (one allocation).
-    /// - Returns: header and payload.
-    /// - Throws: what ``appendHeader(to:)`` throws.
-    public func bytes() throws(FLVError) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(byteCount)
-        try write(to: &buffer)
-        return buffer
     }
 }
