@@ -110,7 +110,7 @@ let package = Package(
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
         // RTMP against nginx-rtmp, ffmpeg and tshark, and hostile peers against our server (run one suite at a time).
-        .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport"]),
+        .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
         // The RTMP publisher: its send queue and adaptation, and publishing to nginx-rtmp and the modern FFmpeg.
         .testTarget(name: "RTMPPublisherTests", dependencies: ["Transport", "MediaCore", "POSIX", "TestSupport"]),
         // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI

@@ -112,13 +112,18 @@ public struct FLVVideoTagBody: FLVTagBody, Hashable {
         guard compositionTimeOffset >= -(1 << 23), compositionTimeOffset < 1 << 23 else {
             throw FLVError(.unrepresentable("composition time \(compositionTimeOffset) ms does not fit SI24"), offset: 0)
         }
-        let cts = UInt32(bitPattern: compositionTimeOffset)
-        let ctsBytes = [UInt8(truncatingIfNeeded: cts >> 16), UInt8(truncatingIfNeeded: cts >> 8), UInt8(truncatingIfNeeded: cts)]
+        // CompositionTime SI24, appended byte by byte (no array per picture).
+        func appendCompositionTime(_ value: Int32) {
+            let cts = UInt32(bitPattern: value)
+            buffer.append(UInt8(truncatingIfNeeded: cts >> 16))
+            buffer.append(UInt8(truncatingIfNeeded: cts >> 8))
+            buffer.append(UInt8(truncatingIfNeeded: cts))
+        }
         switch codec {
         case let .enhanced(fourCC):
             buffer.append(0x80 | frameType.rawValue << 4 | packetType.rawValue)
             for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: fourCC.rawValue >> UInt32(shift))) }
-            if packetType == .codedFrames, fourCC.hasCompositionTime { buffer.append(contentsOf: ctsBytes) }
+            if packetType == .codedFrames, fourCC.hasCompositionTime { appendCompositionTime(compositionTimeOffset) }
         case let .legacy(codecID):
             guard codecID < 16 else { throw FLVError(.unrepresentable("CodecID \(codecID) does not fit 4 bits"), offset: 0) }
             buffer.append(frameType.rawValue << 4 | codecID)
@@ -132,7 +137,7 @@ public struct FLVVideoTagBody: FLVTagBody, Hashable {
                 throw FLVError(.unrepresentable("packet type \(packetType) needs an Enhanced RTMP header"), offset: 0)
             }
             buffer.append(avcPacketType)
-            buffer.append(contentsOf: packetType == .codedFramesX ? [0, 0, 0] : ctsBytes)
+            appendCompositionTime(packetType == .codedFramesX ? 0 : compositionTimeOffset)
         }
     }
 }
