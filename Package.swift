@@ -87,7 +87,8 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP", "Transport"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
-        // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder.
+        // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
+        // (PeerProcess, Readiness, PacketCapture, NginxRTMP, SelfSignedCertificate, the streamkit CLI runner).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Test-only: counts the calling thread's heap allocations (malloc interposed in the test binary).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
@@ -109,7 +110,7 @@ let package = Package(
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
         // RTMP against nginx-rtmp, ffmpeg and tshark, and hostile peers against our server (run one suite at a time).
-        .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport"]),
+        .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
         // The RTMP publisher: its send queue and adaptation, and publishing to nginx-rtmp and the modern FFmpeg.
         .testTarget(name: "RTMPPublisherTests", dependencies: ["Transport", "MediaCore", "POSIX", "TestSupport"]),
         // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI

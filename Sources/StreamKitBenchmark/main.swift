@@ -15,78 +15,39 @@
 // of random u(n)/ue/se writes and reads with the legacy and current BitWriter/BitReader against a memcpy
 // of the written bytes. kernels: the native H.264 encoder's pixel kernels, reference against fast.
 // Prints the best time of each and the ratios. Speed is measured here, never asserted in a test.
-import Foundation
 
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.first == "kernels" {
-    func kernelOption(_ name: String, default value: Int) -> Int {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
-              let parsed = Int(arguments[index + 1]), parsed > 0 else { return value }
-        return parsed
-    }
-    benchmarkKernels(operations: kernelOption("--operations", default: 20_000), rounds: kernelOption("--rounds", default: 5))
-    if sink == 42 { print("") }
-    exit(0)
-}
-if arguments.first == "native-intra", arguments.count >= 2 {
-    func intraOption(_ name: String, default value: Int) -> Int {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
-              let parsed = Int(arguments[index + 1]), parsed >= 0 else { return value }
-        return parsed
-    }
-    try benchmarkNativeIntra(path: arguments[arguments.startIndex + 1], qp: min(intraOption("--qp", default: 26), 51),
-                             frameLimit: max(intraOption("--frames", default: 100), 1), rounds: max(intraOption("--rounds", default: 3), 1))
-    exit(0)
-}
-if arguments.first == "native", arguments.count >= 2 {
-    func gopOption(_ name: String, default value: Int) -> Int {
-        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
-              let parsed = Int(arguments[index + 1]), parsed >= 0 else { return value }
-        return parsed
-    }
-    try benchmarkNativeGOP(path: arguments[arguments.startIndex + 1], qp: min(gopOption("--qp", default: 26), 51),
-                           frameLimit: max(gopOption("--frames", default: 60), 1), keyFrameInterval: max(gopOption("--keyint", default: 30), 1))
-    exit(0)
-}
-let usage = """
-    usage: streamkit-benchmark annexb-to-avcc FILE [--megabytes N] [--rounds N]
-           streamkit-benchmark bits FILE [--megabytes N] [--rounds N] [--elements N]
-           streamkit-benchmark rtp FILE [--megabytes N] [--rounds N]
-           streamkit-benchmark kernels [--operations N] [--rounds N]
-           streamkit-benchmark native-intra FILE.y4m [--qp N] [--frames N] [--rounds N]
-           streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
-           streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
-           streamkit-benchmark mp4-demux FILE [--rounds N]
-           streamkit-benchmark flv FILE.h264 [--megabytes N] [--rounds N]
-    """
-guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux", "flv"].contains(command), arguments.count >= 2 else {
-    fail(usage, code: 2)
-}
-let path = arguments[arguments.startIndex + 1]
-func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
-          let parsed = Int(arguments[index + 1]) else { return value }
-    return parsed
-}
-guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { fail("cannot read \(path)") }
-let file = [UInt8](data)
-let megabytes = option("--megabytes", default: 100)
-let rounds = option("--rounds", default: 5)
-
-switch command {
-case "mp4-demux":
-    try benchmarkMP4Demux(file: file, path: path, rounds: rounds)
-case "annexb-to-avcc":
-    try benchmarkAnnexBToAVCC(file: file, path: path, megabytes: megabytes, rounds: rounds)
-case "rtp":
-    try benchmarkRTP(file: file, path: path, megabytes: megabytes, rounds: rounds)
-case "mp4-mux":
-    try benchmarkMP4Mux(file: file, path: path, megabytes: megabytes, rounds: rounds)
-case "flv":
-    try benchmarkFLV(file: file, path: path, megabytes: megabytes, rounds: rounds)
-default:
-    benchmarkSliceHeaders(file: file, path: path, megabytes: megabytes, rounds: rounds)
-    print("")
-    benchmarkBitStream(elementCount: option("--elements", default: 2_000_000), rounds: rounds)
-}
-if sink == 42 { print("") }  // keeps the work observable
+try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
+    BenchmarkCommand(name: "annexb-to-avcc", synopsis: "FILE [--megabytes N] [--rounds N]", input: .bytes) {
+        try benchmarkAnnexBToAVCC(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "bits", synopsis: "FILE [--megabytes N] [--rounds N] [--elements N]", input: .bytes) {
+        benchmarkSliceHeaders(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
+        print("")
+        benchmarkBitStream(elementCount: $0.option("--elements", default: 2_000_000), rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "rtp", synopsis: "FILE [--megabytes N] [--rounds N]", input: .bytes) {
+        try benchmarkRTP(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "kernels", synopsis: "[--operations N] [--rounds N]", input: .none) {
+        benchmarkKernels(operations: $0.option("--operations", default: 20_000, minimum: 1), rounds: $0.option("--rounds", default: 5, minimum: 1))
+    },
+    BenchmarkCommand(name: "native-intra", synopsis: "FILE.y4m [--qp N] [--frames N] [--rounds N]", input: .path) {
+        try benchmarkNativeIntra(path: $0.path, qp: min($0.option("--qp", default: 26, minimum: 0), 51),
+                                 frameLimit: max($0.option("--frames", default: 100, minimum: 0), 1),
+                                 rounds: max($0.option("--rounds", default: 3, minimum: 0), 1))
+    },
+    BenchmarkCommand(name: "mp4-mux", synopsis: "FILE.h264 [--megabytes N] [--rounds N]", input: .bytes) {
+        try benchmarkMP4Mux(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "native", synopsis: "FILE.y4m [--qp N] [--frames N] [--keyint N]", input: .path) {
+        try benchmarkNativeGOP(path: $0.path, qp: min($0.option("--qp", default: 26, minimum: 0), 51),
+                               frameLimit: max($0.option("--frames", default: 60, minimum: 0), 1),
+                               keyFrameInterval: max($0.option("--keyint", default: 30, minimum: 0), 1))
+    },
+    BenchmarkCommand(name: "mp4-demux", synopsis: "FILE [--rounds N]", input: .bytes) {
+        try benchmarkMP4Demux(file: $0.file, path: $0.path, rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "flv", synopsis: "FILE.h264 [--megabytes N] [--rounds N]", input: .bytes) {
+        try benchmarkFLV(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
+    },
+])

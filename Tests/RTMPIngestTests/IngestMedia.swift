@@ -30,31 +30,3 @@ struct IngestMedia {
     /// A file's bytes (empty when it is missing).
     static func bytes(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
 }
-
-/// Running `streamkit` in the background.
-enum Streamkit {
-    /// Starts `streamkit ARGUMENTS` and waits until its standard error says `ready` (or it exits).
-    static func start(_ arguments: [String], in directory: URL, readyWhen ready: String) async throws -> PeerProcess {
-        let process = try PeerProcess(ExternalTool.builtProduct("streamkit"), arguments, directory: directory)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !process.standardError.contains(ready), process.process.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        guard process.standardError.contains(ready) else {
-            process.stop()
-            throw TestFailure("streamkit did not say \"\(ready)\"\n\(process.logs)")
-        }
-        return process
-    }
-
-    /// Waits for it to exit by itself (at most `seconds`), then stops it; fails unless it exited with 0.
-    static func finish(_ process: PeerProcess, seconds: Int = 30) async throws {
-        let exited = await process.waitForExit(timeout: .seconds(seconds))
-        if !exited {
-            process.interrupt()
-            _ = await process.waitForExit(timeout: .seconds(5))
-        }
-        process.stop()
-        guard exited, process.status == 0 else { throw TestFailure("streamkit did not finish well (\(process.status))\n\(process.logs)") }
-    }
-}

@@ -16,7 +16,7 @@ struct RTMPIngestProofTests {
         let audio = directory.appendingPathComponent("ingest.aac").path
         let receiver = try await Streamkit.start(["receive", "--listen", "rtmp://127.0.0.1:23200/live/secret", "-o", video,
                                                   "--audio-output", audio], in: directory, readyWhen: "listening on")
-        defer { receiver.stop() }
+        defer { receiver.terminate() }
         // The wrong key first: refused, and the ingest keeps waiting for the right one.
         let wrong = try ExternalTool.run("timeout", ["-k", "3", "15", "ffmpeg", "-v", "error", "-re", "-i", media.input, "-c", "copy",
                                                     "-f", "flv", "rtmp://127.0.0.1:23200/live/wrong"])
@@ -40,7 +40,7 @@ struct RTMPIngestProofTests {
         let flv = directory.appendingPathComponent("ingest.flv").path
         let receiver = try await Streamkit.start(["receive", "--listen", "rtmp://127.0.0.1:23201/live/key1", "-o", flv],
                                                  in: directory, readyWhen: "listening on")
-        defer { receiver.stop() }
+        defer { receiver.terminate() }
         let publisher = try ExternalTool.run("timeout", ["-k", "3", "30", "ffmpeg", "-v", "error", "-re", "-i", media.input, "-c", "copy",
                                                         "-f", "flv", "rtmp://127.0.0.1:23201/live/key1"])
         #expect(publisher.status == 0, "\(publisher.standardError)")
@@ -66,7 +66,7 @@ struct RTMPIngestProofTests {
         let audio = directory.appendingPathComponent("ingest.aac").path
         let receiver = try await Streamkit.start(["receive", "--listen", "rtmp://127.0.0.1:23202/live/hevc", "-o", video,
                                                   "--audio-output", audio], in: directory, readyWhen: "listening on")
-        defer { receiver.stop() }
+        defer { receiver.terminate() }
         let publisher = try ExternalTool.run("timeout", ["-k", "3", "30", try ModernFFmpeg.path(), "-v", "error", "-re", "-i", media.input,
                                                         "-c", "copy", "-f", "flv", "rtmp://127.0.0.1:23202/live/hevc"])
         #expect(publisher.status == 0, "\(publisher.standardError)")

@@ -12,7 +12,7 @@ struct RTMPPlayProofTests {
                                     in directory: URL) async throws -> Data {
         let video = directory.appendingPathComponent("played-\(publishPort).h264").path
         let player = try await Streamkit.start(["receive", url, "-o", video, "--idle", "3"] + extra, in: directory, readyWhen: "playing")
-        defer { player.stop() }
+        defer { player.terminate() }
         let publisher = try ExternalTool.run("timeout", ["-k", "3", "30", "ffmpeg", "-v", "error", "-re", "-i", media.input, "-c", "copy",
                                                         "-f", "flv", "rtmp://127.0.0.1:\(publishPort)/live/stream"])
         #expect(publisher.status == 0, "\(publisher.standardError)")
@@ -25,8 +25,8 @@ struct RTMPPlayProofTests {
     func playFromNginx() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let media = try IngestMedia(seconds: 4, in: directory)
-        let nginx = try await NginxRTMP(rtmpPort: 23220, in: directory)
-        defer { nginx.stop() }
+        let nginx = try await NginxRTMP(port: 23220, in: directory)
+        defer { nginx.terminate() }
         let played = try await Self.playWhilePublishing("rtmp://127.0.0.1:23220/live/stream", media: media, publishPort: 23220, in: directory)
         let reference = IngestMedia.bytes(media.videoReference)
         #expect(played.count > reference.count / 3, "played \(played.count) of \(reference.count) bytes")
@@ -41,8 +41,8 @@ struct RTMPPlayProofTests {
         let media = try IngestMedia(seconds: 4, in: directory)
         let certificate = try SelfSignedCertificate(name: "server", in: directory)
         let other = try SelfSignedCertificate(name: "other", in: directory)
-        let nginx = try await NginxRTMP(rtmpPort: 23230, tls: (23231, certificate.certificate, certificate.key), in: directory)
-        defer { nginx.stop() }
+        let nginx = try await NginxRTMP(port: 23230, tls: (23231, certificate.certificate, certificate.key), in: directory)
+        defer { nginx.terminate() }
 
         for (trust, expected) in [(["--ca-file", other.certificate], "certificate was rejected"), ([], "certificate was rejected")] {
             let refused = try ExternalTool.run("timeout", ["-k", "3", "20", try ExternalTool.builtProduct("streamkit"), "receive",
@@ -61,8 +61,8 @@ struct RTMPPlayProofTests {
     @Test("Without the OpenSSL trait, rtmps:// fails with 'built without TLS'", .enabled(if: ExternalTool.isRunnable("nginx")))
     func rtmpsUnavailable() async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let nginx = try await NginxRTMP(rtmpPort: 23232, in: directory)
-        defer { nginx.stop() }
+        let nginx = try await NginxRTMP(port: 23232, in: directory)
+        defer { nginx.terminate() }
         let result = try ExternalTool.run("timeout", ["-k", "3", "20", try ExternalTool.builtProduct("streamkit"), "receive",
                                                      "rtmps://127.0.0.1:23232/live/stream", "-o", directory.appendingPathComponent("x.h264").path])
         #expect(result.status != 0)
@@ -76,7 +76,7 @@ struct RTMPPlayProofTests {
         let directory = try ExternalTool.temporaryDirectory()
         let server = try await Streamkit.start(["serve", "testsrc", "--port", "23240", "--rtmp-port", "23241", "--size", "320x240",
                                                 "--duration", "20"], in: directory, readyWhen: "serving rtmp://")
-        defer { server.stop() }
+        defer { server.terminate() }
         let wrong = try ExternalTool.run("timeout", ["-k", "3", "10", "ffmpeg", "-v", "error", "-i", "rtmp://127.0.0.1:23241/live/wrong",
                                                     "-frames:v", "1", "-f", "null", "-"])
         #expect(wrong.status != 0, "a player of the wrong key was served")
@@ -90,7 +90,7 @@ struct RTMPPlayProofTests {
                                                     "-of", "csv=p=0", "rtmp://127.0.0.1:23241/live/live"])
         #expect(probe.text.contains("h264,320,240"), "\(probe.text) \(probe.standardError)")
         server.interrupt()
-        _ = await server.waitForExit(timeout: .seconds(10))
+        await server.waitForExit(seconds: 10)
     }
     #endif
 }

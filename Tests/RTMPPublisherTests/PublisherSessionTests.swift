@@ -25,9 +25,17 @@ final class RecordingSession: RTMPPublishSession {
 
     struct Broken: Error {}
 
-    func send(_ kind: RTMPPublishMessageKind, timestamp: UInt32, body: [UInt8]) async throws {
+    func sendVideo(_ body: FLVVideoTagBody, timestamp: UInt32) async throws {
+        try record("video", timestamp: timestamp, body: body.bytes())
+    }
+
+    func sendAudio(_ body: FLVAudioTagBody, timestamp: UInt32) async throws {
+        try record("audio", timestamp: timestamp, body: body.bytes())
+    }
+
+    private func record(_ kind: String, timestamp: UInt32, body: [UInt8]) throws {
         if failAfter.subtract(1, ordering: .relaxed).newValue < 0 { throw Broken() }
-        log.withLock { $0.append(Sent(connection: connection, kind: kind == .video ? "video" : "audio", timestamp: timestamp, body: body)) }
+        log.withLock { $0.append(Sent(connection: connection, kind: kind, timestamp: timestamp, body: body)) }
     }
 
     func sendMetadata(_ metadata: AMF0Object) async throws {

@@ -11,17 +11,10 @@ struct FLVTestTag: Equatable {
     var body: [UInt8]
 }
 
-/// Fixtures shared by the RTMP tests: an FLV that ffmpeg encoded (libx264 with B-frames, AAC), its tags, nginx.
+/// Fixtures shared by the RTMP tests: an FLV that ffmpeg encoded (libx264 with B-frames, AAC), its tags.
 enum RTMPFixtures {
     /// Whether the peers the end-to-end tests need are here (in CI they must be: the tests then fail, not skip).
-    static var peersAvailable: Bool { ExternalTool.isCI || (ExternalTool.isRunnable("ffmpeg") && nginxPath != nil) }
-
-    /// nginx (Debian installs it in /usr/sbin, which may not be on PATH) with its RTMP module.
-    static var nginxPath: String? {
-        let candidates = [ExternalTool.path(of: "nginx"), "/usr/sbin/nginx"].compactMap { $0 }
-        guard FileManager.default.fileExists(atPath: "/usr/lib/nginx/modules/ngx_rtmp_module.so") else { return nil }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var peersAvailable: Bool { ExternalTool.isCI || (ExternalTool.isRunnable("ffmpeg") && NginxRTMP.executablePath != nil) }
 
     /// Encodes 4 s of test pattern and tone with ffmpeg (libx264, B-frames, AAC) into an FLV in `directory`.
     /// - Returns: the file's path.
@@ -62,33 +55,6 @@ enum RTMPFixtures {
     static func rows(ofFrameMD5 text: String) -> [[String]] {
         text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     }
-}
-
-/// nginx with the RTMP module on a port of the test's own (PEERS.md "nginx-rtmp on a port of the test's own").
-final class NginxRTMP {
-    let process: PeerProcess
-    let port: UInt16
-
-    init(port: UInt16, in directory: URL) async throws {
-        guard let nginx = RTMPFixtures.nginxPath else { throw TestFailure("nginx with libnginx-mod-rtmp is not installed") }
-        self.port = port
-        let root = directory.appendingPathComponent("nginx")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("logs"), withIntermediateDirectories: true)
-        let config = """
-        load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-        daemon off; pid \(root.path)/nginx.pid; error_log \(root.path)/error.log info;
-        events { worker_connections 64; }
-        rtmp { server { listen 127.0.0.1:\(port); chunk_size 4096; application live { live on; } } }
-        """
-        try config.write(to: root.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        process = try PeerProcess(nginx, ["-p", root.path, "-c", root.appendingPathComponent("nginx.conf").path, "-e", root.appendingPathComponent("error.log").path], logsIn: directory)
-        guard await Readiness.waitForTCP(port: port, seconds: 15) else {
-            await process.stop()
-            throw TestFailure("nginx did not listen on \(port)\n\(process.logs)")
-        }
-    }
-
-    func stop() async { await process.stop() }
 }
 
 /// Collects an RTMP server's events for the test to look at.

@@ -45,8 +45,8 @@ struct RTSPServerTests {
         let client = try PeerProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-rtsp_transport", transport,
                                                 "-min_port", "20700", "-max_port", "20799",
                                                 "-i", "rtsp://admin:s3cret@127.0.0.1:\(port)/live", "-frames:v", "30",
-                                                "-f", "framemd5", "-"], directory: directory)
-        let status = await client.wait(timeout: .seconds(45))
+                                                "-f", "framemd5", "-"], logsIn: directory)
+        let status = await client.exitStatus(within: 45)
         #expect(status == 0, "\(client.command): \(client.standardError.suffix(600))")
         let hashes = H264Capture.frameHashes(client.standardOutput)
         #expect(hashes.count == 30)
@@ -55,8 +55,8 @@ struct RTSPServerTests {
 
         let refused = try PeerProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-rtsp_transport", transport,
                                                  "-i", "rtsp://admin:wrong@127.0.0.1:\(port)/live", "-frames:v", "1",
-                                                 "-f", "null", "-"], directory: directory)
-        let refusedStatus = await refused.wait(timeout: .seconds(30))
+                                                 "-f", "null", "-"], logsIn: directory)
+        let refusedStatus = await refused.exitStatus(within: 30)
         #expect(refusedStatus != 0)
         #expect(refused.standardError.contains("401"), "\(refused.standardError.suffix(300))")
         #expect(server.statistics.requestsRefused >= 2)

@@ -44,8 +44,8 @@ struct H264Capture: Sendable {
             while let datagram = try? await socket.receive() { collected.withLock { $0.append(datagram.bytes) } }
         }
         let sender = try PeerProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-re", "-i", reference, "-c", "copy",
-                                                "-f", "rtp", "-pkt_size", "1200", "rtp://127.0.0.1:\(port)"], directory: directory)
-        await sender.wait(timeout: .seconds(30))
+                                                "-f", "rtp", "-pkt_size", "1200", "rtp://127.0.0.1:\(port)"], logsIn: directory)
+        await sender.exitStatus(within: 30)
         try await Task.sleep(for: .milliseconds(200))
         receiving.cancel()
         _ = await receiving.result

@@ -8,28 +8,11 @@ import Transport
 /// self-signed certificate made by the test. Ports 23001–23009.
 @Suite("TLS client over TCPConnection (openssl s_server)")
 struct TLSConnectionTests {
-    /// A self-signed certificate for `localhost` and 127.0.0.1, made with the openssl CLI.
-    struct Certificate {
-        var directory: URL
-        var certificate: String { directory.appendingPathComponent("cert.pem").path }
-        var key: String { directory.appendingPathComponent("key.pem").path }
-
-        init(commonName: String = "localhost", in directory: URL, name: String = "") throws {
-            self.directory = directory.appendingPathComponent("cert\(name)")
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-            try ExternalTool.check("openssl", [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=\(commonName)",
-                "-addext", "subjectAltName=DNS:\(commonName),IP:127.0.0.1",
-            ])
-        }
-    }
-
     /// Starts `openssl s_server -rev` on `port` and waits until it listens.
-    static func startServer(port: UInt16, certificate: Certificate, in directory: URL) async throws -> PeerProcess {
+    static func startServer(port: UInt16, certificate: SelfSignedCertificate, in directory: URL) async throws -> PeerProcess {
         let server = try PeerProcess("openssl", [
             "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificate, "-key", certificate.key, "-rev",
-        ], directory: directory)
+        ], logsIn: directory)
         let deadline = ContinuousClock.now + .seconds(10)
         while !server.standardOutput.contains("ACCEPT"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
@@ -43,9 +26,9 @@ struct TLSConnectionTests {
     func handshakeAndEcho() async throws {
         try #require(ExternalTool.isRunnable("openssl"))
         let directory = try ExternalTool.temporaryDirectory()
-        let certificate = try Certificate(in: directory)
+        let certificate = try SelfSignedCertificate(name: "server", in: directory)
         let server = try await Self.startServer(port: 23001, certificate: certificate, in: directory)
-        defer { server.stop() }
+        defer { server.terminate() }
         let loop = try EventLoop()
         defer { loop.shutdown() }
 
@@ -72,9 +55,9 @@ struct TLSConnectionTests {
     func addressAsServerName() async throws {
         try #require(ExternalTool.isRunnable("openssl"))
         let directory = try ExternalTool.temporaryDirectory()
-        let certificate = try Certificate(in: directory)
+        let certificate = try SelfSignedCertificate(name: "server", in: directory)
         let server = try await Self.startServer(port: 23002, certificate: certificate, in: directory)
-        defer { server.stop() }
+        defer { server.terminate() }
         let loop = try EventLoop()
         defer { loop.shutdown() }
         let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: 23002), on: loop)
@@ -89,10 +72,10 @@ struct TLSConnectionTests {
     func refusals() async throws {
         try #require(ExternalTool.isRunnable("openssl"))
         let directory = try ExternalTool.temporaryDirectory()
-        let certificate = try Certificate(in: directory)
-        let other = try Certificate(in: directory, name: "-other")
+        let certificate = try SelfSignedCertificate(name: "server", in: directory)
+        let other = try SelfSignedCertificate(name: "other", in: directory)
         let server = try await Self.startServer(port: 23003, certificate: certificate, in: directory)
-        defer { server.stop() }
+        defer { server.terminate() }
         let loop = try EventLoop()
         defer { loop.shutdown() }
 

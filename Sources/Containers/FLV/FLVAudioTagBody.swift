@@ -3,7 +3,7 @@ import Bitstream
 /// The body of an FLV audio tag — exactly what an RTMP audio message (type 8) carries (FLV specification
 /// v10.1, E.4.2.1 `AUDIODATA`, E.4.2.2 `AACAUDIODATA`): one byte of `SoundFormat UB[4]`, `SoundRate UB[2]`,
 /// `SoundSize UB[1]`, `SoundType UB[1]`; for AAC an `AACPacketType`; then the payload (a view, no copy).
-public struct FLVAudioTagBody: Sendable, Hashable {
+public struct FLVAudioTagBody: FLVTagBody, Hashable {
     /// What an AAC body holds (`AACPacketType`, E.4.2.2).
     public enum AACPacketType: UInt8, Sendable, Hashable {
         /// 0: the AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1).
@@ -78,9 +78,6 @@ public struct FLVAudioTagBody: Sendable, Hashable {
     /// The number of header bytes before ``payload``: 2 for AAC, else 1.
     public var headerByteCount: Int { aacPacketType == nil ? 1 : 2 }
 
-    /// The body's size: header and payload.
-    public var byteCount: Int { headerByteCount + payload.count }
-
     /// Appends the header to `buffer`.
     /// - Parameter buffer: where the header goes.
     /// - Throws: ``FLVError/Reason/unrepresentable(_:)`` for a `SoundFormat` past 4 bits or a `SoundRate` past 2.
@@ -90,23 +87,5 @@ public struct FLVAudioTagBody: Sendable, Hashable {
         }
         buffer.append(soundFormat << 4 | soundRate << 2 | (is16Bit ? 2 : 0) | (isStereo ? 1 : 0))
         if let aacPacketType { buffer.append(aacPacketType.rawValue) }
-    }
-
-    /// Appends the whole body to `buffer`.
-    /// - Parameter buffer: where the body goes.
-    /// - Throws: what ``appendHeader(to:)`` throws.
-    public func write(to buffer: inout [UInt8]) throws(FLVError) {
-        try appendHeader(to: &buffer)
-        payload.withUnsafeBytes { buffer.append(contentsOf: $0) }
-    }
-
-    /// The whole body as bytes.
-    /// - Returns: header and payload.
-    /// - Throws: what ``appendHeader(to:)`` throws.
-    public func bytes() throws(FLVError) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(byteCount)
-        try write(to: &buffer)
-        return buffer
     }
 }

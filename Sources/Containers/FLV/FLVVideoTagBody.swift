@@ -14,7 +14,7 @@ import Bitstream
 /// | enhanced `CodedFrames` (`avc1`, `hvc1`) | … FourCC, CompositionTime SI24 | AVCC NAL units |
 /// | enhanced `CodedFramesX` | … FourCC | AVCC NAL units (composition time 0) |
 /// | other legacy codecs, command frames | FrameType·CodecID | the rest |
-public struct FLVVideoTagBody: Sendable, Hashable {
+public struct FLVVideoTagBody: FLVTagBody, Hashable {
     /// The frame type (key, inter, command …).
     public var frameType: FLVVideoFrameType
     /// The codec, legacy or enhanced (which decides the header's form).
@@ -104,9 +104,6 @@ public struct FLVVideoTagBody: Sendable, Hashable {
         }
     }
 
-    /// The body's size: header and payload.
-    public var byteCount: Int { headerByteCount + payload.count }
-
     /// Appends the header (everything before ``payload``) to `buffer`.
     /// - Parameter buffer: where the header goes.
     /// - Throws: ``FLVError/Reason/unrepresentable(_:)`` for a composition time outside SI24, a legacy
@@ -115,13 +112,18 @@ public struct FLVVideoTagBody: Sendable, Hashable {
         guard compositionTimeOffset >= -(1 << 23), compositionTimeOffset < 1 << 23 else {
             throw FLVError(.unrepresentable("composition time \(compositionTimeOffset) ms does not fit SI24"), offset: 0)
         }
-        let cts = UInt32(bitPattern: compositionTimeOffset)
-        let ctsBytes = [UInt8(truncatingIfNeeded: cts >> 16), UInt8(truncatingIfNeeded: cts >> 8), UInt8(truncatingIfNeeded: cts)]
+        // CompositionTime SI24, appended byte by byte (no array per picture).
+        func appendCompositionTime(_ value: Int32) {
+            let cts = UInt32(bitPattern: value)
+            buffer.append(UInt8(truncatingIfNeeded: cts >> 16))
+            buffer.append(UInt8(truncatingIfNeeded: cts >> 8))
+            buffer.append(UInt8(truncatingIfNeeded: cts))
+        }
         switch codec {
         case let .enhanced(fourCC):
             buffer.append(0x80 | frameType.rawValue << 4 | packetType.rawValue)
             for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: fourCC.rawValue >> UInt32(shift))) }
-            if packetType == .codedFrames, fourCC.hasCompositionTime { buffer.append(contentsOf: ctsBytes) }
+            if packetType == .codedFrames, fourCC.hasCompositionTime { appendCompositionTime(compositionTimeOffset) }
         case let .legacy(codecID):
             guard codecID < 16 else { throw FLVError(.unrepresentable("CodecID \(codecID) does not fit 4 bits"), offset: 0) }
             buffer.append(frameType.rawValue << 4 | codecID)
@@ -135,25 +137,7 @@ public struct FLVVideoTagBody: Sendable, Hashable {
                 throw FLVError(.unrepresentable("packet type \(packetType) needs an Enhanced RTMP header"), offset: 0)
             }
             buffer.append(avcPacketType)
-            buffer.append(contentsOf: packetType == .codedFramesX ? [0, 0, 0] : ctsBytes)
+            appendCompositionTime(packetType == .codedFramesX ? 0 : compositionTimeOffset)
         }
-    }
-
-    /// Appends the whole body — header and payload — to `buffer`.
-    /// - Parameter buffer: where the body goes.
-    /// - Throws: what ``appendHeader(to:)`` throws.
-    public func write(to buffer: inout [UInt8]) throws(FLVError) {
-        try appendHeader(to: &buffer)
-        payload.withUnsafeBytes { buffer.append(contentsOf: $0) }
-    }
-
-    /// The whole body as bytes (one allocation).
-    /// - Returns: header and payload.
-    /// - Throws: what ``appendHeader(to:)`` throws.
-    public func bytes() throws(FLVError) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(byteCount)
-        try write(to: &buffer)
-        return buffer
     }
 }

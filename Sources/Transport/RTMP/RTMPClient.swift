@@ -275,6 +275,30 @@ public final class RTMPClient: Sendable {
         try await connection.send(RTMPMessage(type: .audio, streamID: try publishingStream(), timestamp: timestamp, payload: body))
     }
 
+    /// Sends a video message (§7.1.5) from an FLV video tag body, its header and payload written straight into the
+    /// chunks (no message body is put together first: a coded picture costs no copy besides the chunks').
+    /// - Parameters:
+    ///   - body: the tag body, for example `FLVVideoTagBody(codedFrame: frame)`.
+    ///   - timestamp: milliseconds.
+    /// - Throws: ``RTMPError/protocolViolation(_:)`` before ``publish(_:type:)``;
+    ///   ``RTMPError/malformedMessage(messageType:chunkStreamID:reason:)`` for a header FLV cannot hold;
+    ///   ``RTMPError/transport(_:)``.
+    public func sendVideo(_ body: FLVVideoTagBody, timestamp: UInt32) async throws(RTMPError) {
+        try await connection.send(body, type: .video, streamID: try publishingStream(), timestamp: timestamp)
+    }
+
+    /// Sends an audio message (§7.1.4) from an FLV audio tag body, its header and payload written straight into the
+    /// chunks.
+    /// - Parameters:
+    ///   - body: the tag body, for example `FLVAudioTagBody(frame: frame)`.
+    ///   - timestamp: milliseconds.
+    /// - Throws: ``RTMPError/protocolViolation(_:)`` before ``publish(_:type:)``;
+    ///   ``RTMPError/malformedMessage(messageType:chunkStreamID:reason:)`` for a header FLV cannot hold;
+    ///   ``RTMPError/transport(_:)``.
+    public func sendAudio(_ body: FLVAudioTagBody, timestamp: UInt32) async throws(RTMPError) {
+        try await connection.send(body, type: .audio, streamID: try publishingStream(), timestamp: timestamp)
+    }
+
     /// Sends a data message (§7.1.2) of AMF0 values on the published stream.
     /// - Parameters:
     ///   - values: the values, for example `["@setDataFrame", "onMetaData", .ecmaArray(…)]`.

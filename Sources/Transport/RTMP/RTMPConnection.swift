@@ -1,4 +1,5 @@
 import Bitstream
+import Containers
 import Synchronization
 
 /// One RTMP connection over a byte channel, after its handshake: the chunk stream both ways and the protocol
@@ -209,6 +210,33 @@ public final class RTMPConnection: Sendable {
         try await channel.send(bytes)
     }
 
+    /// Sends one audio or video message whose body is an FLV tag body: the tag's header and its payload go into
+    /// the chunks directly (``RTMPChunkStreamWriter/write(_:type:streamID:timestamp:chunkStreamID:into:)``), with
+    /// no message body put together first; otherwise as ``send(_:)``.
+    /// - Parameters:
+    ///   - body: the tag body.
+    ///   - type: ``RTMPMessageType/audio`` or ``RTMPMessageType/video`` (it also chooses the chunk stream).
+    ///   - streamID: the message stream id.
+    ///   - timestamp: milliseconds.
+    /// - Throws: ``RTMPError/malformedMessage(messageType:chunkStreamID:reason:)`` when the body's header cannot
+    ///   be written (nothing is sent then); ``RTMPError/transport(_:)`` or ``RTMPError/channel(_:)``.
+    public func send<Body: FLVTagBody>(_ body: Body, type: RTMPMessageType, streamID: UInt32, timestamp: UInt32) async throws(RTMPError) {
+        await sendLock.acquire()
+        defer { sendLock.release() }
+        let chunkStreamID = Self.chunkStream(for: type)
+        let bytes = try sendState.withLock { state throws(RTMPError) -> [UInt8] in
+            state.output.removeAll(keepingCapacity: true)
+            do {
+                try state.writer.write(body, type: type, streamID: streamID, timestamp: timestamp, chunkStreamID: chunkStreamID, into: &state.output)
+            } catch {
+                throw .malformedMessage(messageType: type.rawValue, chunkStreamID: chunkStreamID, reason: "FLV: \(error)")
+            }
+            state.sentByteCount += state.output.count
+            return state.output
+        }
+        try await channel.send(bytes)
+    }
+
     /// Sets the chunk size this side sends with: sends Set Chunk Size (§5.4.1), then cuts later messages to it.
     /// - Parameter size: 1…16 777 215 (clamped).
     /// - Throws: ``RTMPError/transport(_:)``.
@@ -229,13 +257,17 @@ public final class RTMPConnection: Sendable {
     /// The chunk stream for a message: its own when set, else 2 for control, 3 for commands, 4 for audio, 5 for
     /// data, 6 for video.
     static func chunkStream(for message: RTMPMessage) -> UInt32 {
-        if message.chunkStreamID >= 2 { return message.chunkStreamID }
-        switch message.type {
+        message.chunkStreamID >= 2 ? message.chunkStreamID : chunkStream(for: message.type)
+    }
+
+    /// The chunk stream a message of a type goes on when it names none (see ``chunkStream(for:)-(RTMPMessage)``).
+    static func chunkStream(for type: RTMPMessageType) -> UInt32 {
+        switch type {
         case .audio: return 4
         case .video: return 6
         case .dataAMF0, .dataAMF3: return 5
         case .commandAMF0, .commandAMF3: return 3
-        default: return message.type.isProtocolControl ? 2 : 3
+        default: return type.isProtocolControl ? 2 : 3
         }
     }
 

@@ -1,6 +1,6 @@
 import POSIX
 
-/// An `rtmp://host[:port]/app[/instance]/stream` or `rtmps://…` URL, split into what `connect` and `publish` or
+/// An `rtmp://host[:port]/app[/instance]/stream` or `rtmps://…` URL (the authority as RFC 3986 §3.2 reads it), split into what `connect` and `publish` or
 /// `play` name: the application (everything up to the last path component) and the stream name (the last one,
 /// with any query, which servers read as parameters of the stream key).
 public struct RTMPURL: Sendable, Hashable, CustomStringConvertible {
@@ -27,31 +27,13 @@ public struct RTMPURL: Sendable, Hashable, CustomStringConvertible {
         } else {
             throw .invalidURL(text, reason: "does not start with rtmp:// or rtmps://")
         }
-        let rest = text.dropFirst(isSecure ? 8 : 7)
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-        let authority = rest[..<slash]
-        let path = slash == rest.endIndex ? "" : rest[rest.index(after: slash)...]
-        var portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(text, reason: "has an IPv6 host without its ']'") }
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
-                throw .invalidURL(text, reason: "has '\(after)' after the IPv6 host")
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = String(authority[..<colon])
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = String(authority)
-        }
-        guard !host.isEmpty else { throw .invalidURL(text, reason: "names no host") }
-        if let portText {
-            guard let number = UInt16(portText), number > 0 else { throw .invalidURL(text, reason: "has the port '\(portText)', not 1-65535") }
-            port = number
-        } else {
-            port = isSecure ? 443 : 1935
-        }
+        let (authorityText, pathText) = URLAuthority.split(text.dropFirst(isSecure ? 8 : 7))
+        let authority: URLAuthority
+        do { authority = try URLAuthority(parsing: authorityText) } catch { throw .invalidURL(text, reason: error.reason) }
+        guard authority.user == nil else { throw .invalidURL(text, reason: "has user information, which RTMP does not carry") }
+        host = authority.host
+        port = authority.port ?? (isSecure ? 443 : 1935)
+        let path = pathText.dropFirst()
         let queryStart = path.firstIndex(of: "?") ?? path.endIndex
         let beforeQuery = path[..<queryStart]
         if let last = beforeQuery.lastIndex(of: "/") {
@@ -66,8 +48,7 @@ public struct RTMPURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The URL `connect` sends as `tcUrl`: scheme, host, port and application, without the stream name.
     public var tcURL: String {
-        let name = host.contains(":") ? "[\(host)]" : host
-        return "\(isSecure ? "rtmps" : "rtmp")://\(name):\(port)/\(app)"
+        "\(isSecure ? "rtmps" : "rtmp")://\(URLAuthority.bracketed(host)):\(port)/\(app)"
     }
 
     /// The whole URL, normalized.
@@ -78,9 +59,6 @@ public struct RTMPURL: Sendable, Hashable, CustomStringConvertible {
     /// The address to connect to (a numeric host; `localhost` is read as 127.0.0.1, other names are not resolved).
     /// - Throws: ``RTMPError/invalidURL(_:reason:)`` when the host is not an address.
     public func socketAddress() throws(RTMPError) -> SocketAddress {
-        let numeric = host == "localhost" ? "127.0.0.1" : host
-        do { return try SocketAddress(host: numeric, port: port) } catch {
-            throw .invalidURL(description, reason: "host \(host) is not a numeric address (\(error))")
-        }
+        do { return try URLAuthority.socketAddress(host: host, port: port) } catch { throw .invalidURL(description, reason: error.reason) }
     }
 }

@@ -4,7 +4,7 @@ import Containers
 
 /// ``RTMPPublishSession`` over an ``RTMPClient``.
 struct RTMPClientPublishSession: RTMPPublishSession {
-    /// Bytes the connection may hold unsent before ``send(_:timestamp:body:)`` waits: about a quarter second of a
+    /// Bytes the connection may hold unsent before ``sendVideo(_:timestamp:)`` or ``sendAudio(_:timestamp:)`` waits: about a quarter second of a
     /// 2 Mbit/s stream, so a slow link's backlog builds in the publisher's queue.
     static let sendBufferGate = 64 * 1024
 
@@ -38,11 +38,19 @@ struct RTMPClientPublishSession: RTMPPublishSession {
         }
     }
 
-    func send(_ kind: RTMPPublishMessageKind, timestamp: UInt32, body: [UInt8]) async throws {
-        switch kind {
-        case .audio: try await client.sendAudio(ByteView(body), timestamp: timestamp)
-        case .video: try await client.sendVideo(ByteView(body), timestamp: timestamp)
-        }
+    func sendVideo(_ body: FLVVideoTagBody, timestamp: UInt32) async throws {
+        try await client.sendVideo(body, timestamp: timestamp)
+        try await waitForSendBuffer()
+    }
+
+    func sendAudio(_ body: FLVAudioTagBody, timestamp: UInt32) async throws {
+        try await client.sendAudio(body, timestamp: timestamp)
+        try await waitForSendBuffer()
+    }
+
+    /// Waits until the connection holds at most ``sendBufferGate`` bytes unsent.
+    /// - Throws: the connection's failure, if it ends meanwhile.
+    private func waitForSendBuffer() async throws {
         while client.pendingByteCount > Self.sendBufferGate {
             if let failure = client.failure { throw failure }
             try await Task.sleep(for: .milliseconds(2))

@@ -1,24 +1,20 @@
 import Containers
 
-/// Which kind of media message a publisher sends (the FLV tag types, E.4.1: 8 audio, 9 video).
-enum RTMPPublishMessageKind: Sendable {
-    /// An audio message (FLV AUDIODATA).
-    case audio
-    /// A video message (FLV VIDEODATA, legacy or Enhanced RTMP).
-    case video
-}
-
 /// One RTMP connection in the publishing state (after connect, createStream and publish), as the publisher
 /// uses it: send media and data messages on the published stream, and leave.
 protocol RTMPPublishSession: Sendable {
-    /// Sends one media message on the published stream, and returns once the connection's send buffer is
+    /// Sends one video message on the published stream, and returns once the connection's send buffer is
     /// short enough that the backlog of a slow link waits in the publisher's queue (where it can be dropped)
     /// rather than in the socket's.
     /// - Parameters:
-    ///   - kind: audio or video.
+    ///   - body: the message body (an FLV video tag body; its payload is a view of the picture).
     ///   - timestamp: the RTMP timestamp in milliseconds.
-    ///   - body: the message body (an FLV tag body).
-    func send(_ kind: RTMPPublishMessageKind, timestamp: UInt32, body: [UInt8]) async throws
+    func sendVideo(_ body: FLVVideoTagBody, timestamp: UInt32) async throws
+    /// Sends one audio message on the published stream, and returns as ``sendVideo(_:timestamp:)`` does.
+    /// - Parameters:
+    ///   - body: the message body (an FLV audio tag body).
+    ///   - timestamp: the RTMP timestamp in milliseconds.
+    func sendAudio(_ body: FLVAudioTagBody, timestamp: UInt32) async throws
     /// Sends `@setDataFrame` `onMetaData`.
     /// - Parameter metadata: the stream's properties.
     func sendMetadata(_ metadata: AMF0Object) async throws

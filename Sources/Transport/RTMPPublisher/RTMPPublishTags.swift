@@ -42,31 +42,31 @@ enum RTMPPublishTags {
     /// - Parameter format: the stream's format.
     /// - Returns: the body.
     /// - Throws: ``FLVError`` when the parameter sets make no decoder configuration record.
-    static func videoSequenceStart(_ format: FormatDescription) throws(FLVError) -> [UInt8] {
-        try FLVVideoTagBody(sequenceStartFor: format).bytes()
+    static func videoSequenceStart(_ format: FormatDescription) throws(FLVError) -> FLVVideoTagBody {
+        try FLVVideoTagBody(sequenceStartFor: format)
     }
 
     /// A coded picture with its composition time offset (pts − dts).
     /// - Parameter frame: the picture.
-    /// - Returns: the body.
-    /// - Throws: ``FLVError`` when the composition time does not fit 24 bits.
-    static func video(_ frame: EncodedFrame) throws(FLVError) -> [UInt8] {
-        try FLVVideoTagBody(codedFrame: frame).bytes()
+    /// - Returns: the body (its payload a view of the picture's bytes).
+    /// - Throws: ``FLVError`` when the codec has no FLV form; a composition time that does not fit 24 bits is
+    ///   refused when the body is sent.
+    static func video(_ frame: EncodedFrame) throws(FLVError) -> FLVVideoTagBody {
+        try FLVVideoTagBody(codedFrame: frame)
     }
 
     /// The AAC sequence header (AudioSpecificConfig).
     /// - Parameter format: the audio format.
     /// - Returns: the body.
     /// - Throws: ``FLVError`` for a format FLV cannot describe.
-    static func audioSequenceStart(_ format: AudioFormatDescription) throws(FLVError) -> [UInt8] {
-        try FLVAudioTagBody(sequenceHeaderFor: format).bytes()
+    static func audioSequenceStart(_ format: AudioFormatDescription) throws(FLVError) -> FLVAudioTagBody {
+        try FLVAudioTagBody(sequenceHeaderFor: format)
     }
 
     /// A raw AAC frame.
     /// - Parameter frame: the frame.
-    /// - Returns: the body.
-    /// - Throws: ``FLVError`` for a format FLV cannot describe.
-    static func audio(_ frame: EncodedAudioFrame) throws(FLVError) -> [UInt8] {
-        try FLVAudioTagBody(frame: frame).bytes()
+    /// - Returns: the body (its payload a view of the frame's bytes).
+    static func audio(_ frame: EncodedAudioFrame) -> FLVAudioTagBody {
+        FLVAudioTagBody(frame: frame)
     }
 }

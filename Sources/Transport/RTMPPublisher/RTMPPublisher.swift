@@ -196,16 +196,16 @@ public final class RTMPPublisher: Sendable {
         switch media {
         case let .video(frame, _):
             if current.videoFormatSent != frame.format {
-                try await session.send(.video, timestamp: timestamp, body: try RTMPPublishTags.videoSequenceStart(frame.format))
+                try await session.sendVideo(try RTMPPublishTags.videoSequenceStart(frame.format), timestamp: timestamp)
                 link.withLock { $0.videoFormatSent = frame.format }
             }
-            try await session.send(.video, timestamp: timestamp, body: try RTMPPublishTags.video(frame))
+            try await session.sendVideo(try RTMPPublishTags.video(frame), timestamp: timestamp)
         case let .audio(frame, _):
             if current.audioFormatSent != frame.format {
-                try await session.send(.audio, timestamp: timestamp, body: try RTMPPublishTags.audioSequenceStart(frame.format))
+                try await session.sendAudio(try RTMPPublishTags.audioSequenceStart(frame.format), timestamp: timestamp)
                 link.withLock { $0.audioFormatSent = frame.format }
             }
-            try await session.send(.audio, timestamp: timestamp, body: try RTMPPublishTags.audio(frame))
+            try await session.sendAudio(RTMPPublishTags.audio(frame), timestamp: timestamp)
         }
     }
 

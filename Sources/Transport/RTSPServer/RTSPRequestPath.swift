@@ -24,24 +24,11 @@ enum RTSPRequestPath {
             throw .notRTSP
         }
         if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
-        let decoded = try percentDecoded(rest)
+        guard let decoded = PercentDecoding.decode(rest) else { throw .badEscape }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.contains(where: { $0 == ".." || $0 == "." }), !decoded.contains("\0"), !decoded.contains("\\") else {
             throw .dotSegment
         }
         return segments.joined(separator: "/")
-    }
-
-    private static func percentDecoded(_ text: Substring) throws(Refusal) -> String {
-        guard text.contains("%") else { return String(text) }
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next(), let low = iterator.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { throw .badEscape }
-            bytes.append(value)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
-import TestSupport
 
 /// A bounded capture of loopback traffic with `dumpcap`, dissected afterwards by `tshark` (Wireshark's
 /// dissectors as the protocol checker): ``malformedReport(decodingAs:)`` lists every malformed packet and
 /// every expert warning or error.
-struct PacketCapture {
+public struct PacketCapture: Sendable {
     /// The capture file.
-    let path: String
+    public let path: String
     private let process: PeerProcess
 
     /// Starts capturing on `lo`.
@@ -14,8 +13,8 @@ struct PacketCapture {
     ///   - filter: the capture filter (for example `tcp port 21010 or udp portrange 21010-21020`).
     ///   - seconds: the longest the capture runs.
     ///   - directory: where the file goes.
-    /// - Throws: if dumpcap cannot start.
-    init(filter: String, seconds: Int, in directory: URL) async throws {
+    /// - Throws: ``TestFailure`` if dumpcap cannot start.
+    public init(filter: String, seconds: Int, in directory: URL) async throws {
         path = directory.appendingPathComponent("capture.pcapng").path
         process = try PeerProcess("dumpcap", ["-q", "-i", "lo", "-f", filter, "-a", "duration:\(seconds)", "-w", path], logsIn: directory)
         // dumpcap writes the file's header once it captures.
@@ -27,7 +26,7 @@ struct PacketCapture {
     }
 
     /// Ends the capture.
-    func stop() async { await process.stop() }
+    public func stop() async { await process.stop() }
 
     /// Dissects the capture: every line that says a packet is malformed or carries an expert error.
     ///
@@ -37,7 +36,8 @@ struct PacketCapture {
     /// dissector limitation, not a malformed packet (ffmpeg and GStreamer decode the same SPS).
     /// - Parameter decodeAs: tshark `-d` rules (for example `tcp.port==21010,rtsp`).
     /// - Returns: the whole verbose dissection, the offending lines, and the SDP parameter-set lines set apart.
-    func dissect(decodingAs decodeAs: [String]) throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
+    /// - Throws: ``ExternalTool/Failure`` if tshark fails.
+    public func dissect(decodingAs decodeAs: [String]) throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
         var arguments = ["-r", path, "-o", "h264.dynamic.payload.type:96"]
         for rule in decodeAs { arguments += ["-d", rule] }
         let verbose = try ExternalTool.check("tshark", arguments + ["-V"]).text

@@ -1,57 +1,6 @@
 import Foundation
 import TestSupport
 
-/// nginx with the RTMP module on a port of the test's own (PEERS.md's recipe): `live on`, and optionally
-/// recording every publish of application `live` to a file of its own, `DIR/KEY-UNIXTIME.flv`.
-final class NginxRTMP: Sendable {
-    /// The RTMP port.
-    let port: UInt16
-    /// The server's folder (config, logs, recordings).
-    let directory: URL
-    private let process: PeerProcess
-
-    /// Starts nginx and waits until it listens.
-    /// - Parameters:
-    ///   - port: the port (22000–22999 for these tests).
-    ///   - directory: the test's folder.
-    ///   - records: whether streams are recorded.
-    init(port: UInt16, in directory: URL, records: Bool = false) async throws {
-        self.port = port
-        self.directory = directory.appendingPathComponent("nginx-\(port)")
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        let path = self.directory.path
-        let recording = records ? "record all; record_path \(path); record_unique on;" : ""
-        let configuration = """
-            load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-            \(records ? "user root;" : "") daemon off; pid \(path)/nginx.pid; error_log \(path)/error.log info;
-            events { worker_connections 64; }
-            rtmp { server { listen 127.0.0.1:\(port); chunk_size 4096; application live { live on; \(recording) } } }
-            """
-        try configuration.write(toFile: "\(path)/nginx.conf", atomically: true, encoding: .utf8)
-        process = try PeerProcess("nginx", ["-p", path, "-c", "\(path)/nginx.conf"], logsIn: self.directory)
-        guard await Readiness.waitForTCP(port: port, seconds: 15) else {
-            await process.stop()
-            throw TestFailure("nginx did not listen on \(port)\n\(process.logs)")
-        }
-    }
-
-    /// The recordings of a stream, one per publish, oldest first.
-    /// - Parameter key: the stream key.
-    /// - Returns: their paths.
-    func recordings(of key: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasPrefix("\(key)-") && $0.hasSuffix(".flv") }.sorted().map { directory.appendingPathComponent($0).path }
-    }
-
-    /// The server's logs, for failure messages.
-    var logs: String {
-        process.logs + "\n--- error.log\n" + ((try? String(contentsOfFile: directory.appendingPathComponent("error.log").path, encoding: .utf8))?.suffix(3000) ?? "")
-    }
-
-    /// Stops nginx.
-    func stop() async { await process.stop() }
-}
-
 /// A TCP relay in Python between the publisher and the server whose rate towards the server is capped (bytes
 /// per second, read from a file every 100 ms; 0 lifts the cap), with small socket buffers so a slow link is
 /// felt at once rather than hidden in kernel buffers.
