@@ -45,8 +45,8 @@ struct PublishCommand {
         notes: ["A slow link steps the bit rate down (and back up), drops whole frames nothing depends on, and reports each;",
                 "a lost connection is retried with backoff. Ctrl-C sends what is queued, then FCUnpublish and deleteStream.",
                 "An .flv input keeps its H.264/H.265 and AAC and their timestamps (B-frame composition times too).",
-                "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps), pts = dts;",
-                "give an .flv (or let StreamKit encode) for a stream with B-frames."])
+                "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps); H.264 pictures get",
+                "their pts from the slices' picture order counts, H.265 pictures pts = dts (give an .flv for H.265 B-frames)."])
 
     /// What is published.
     enum Input {

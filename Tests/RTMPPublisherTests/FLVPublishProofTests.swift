@@ -42,9 +42,9 @@ struct FLVPublishProofTests {
             let theirStream = got.first { $0.hash == ours.first?.hash }?.stream ?? -1
             let theirs = got.filter { $0.stream == theirStream }
             #expect(theirs.count == ours.count, "stream \(stream): \(theirs.count) of \(ours.count) packets\n\(publisher.logs)\n\(server.logs)")
-            #expect(theirs == ours.map { Packet(stream: theirStream, dts: $0.dts, pts: $0.pts, size: $0.size, hash: $0.hash) },
-                    "stream \(stream): the same payloads with the same pts and dts; first differences: "
-                    + "\(zip(ours, theirs).filter { $0.0.hash != $0.1.hash || $0.0.pts != $0.1.pts || $0.0.dts != $0.1.dts }.prefix(3))")
+            let expected = ours.map { Packet(stream: theirStream, dts: $0.dts, pts: $0.pts, size: $0.size, hash: $0.hash) }
+            let differences = zip(expected, theirs).filter { pair in pair.0 != pair.1 }.prefix(3).map { pair in "\(pair.0) → \(pair.1)" }
+            #expect(theirs == expected, "stream \(stream): the same payloads with the same pts and dts; first differences: \(differences)")
         }
         #expect(publisher.standardError.contains("published \(sent.filter { $0.stream == 0 }.count) video frames"), "\(publisher.logs)")
     }
@@ -74,5 +74,34 @@ struct FLVPublishProofTests {
                                 "-i", "sine=frequency=440:sample_rate=48000", "-t", "2", "-c:v", "libx265", "-x265-params",
                                 "bframes=2:keyint=25:log-level=error", "-c:a", "aac", "-f", "flv", input])
         try await Self.publish(input, port: 23102, key: "hevc", extra: [], server: modern, in: directory)
+    }
+
+    @Test("Annex B H.264 with B-frames (x264): the composition times ffmpeg receives put the pictures in its decoder's display order",
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe", "x264")))
+    func annexBWithBFrames() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("s.y4m").path
+        let stream = directory.appendingPathComponent("s.h264").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "50", source])
+        try ExternalTool.check("x264", ["--quiet", "--keyint", "25", "--bframes", "3", "--b-pyramid", "normal", "-o", stream, source])
+        let displayed = try ExternalTool.check("ffprobe", ["-v", "error", "-show_frames", "-show_entries", "frame=coded_picture_number",
+                                                           "-of", "csv=p=0", stream]).text
+            .split(separator: "\n").compactMap { Int($0.split(separator: ",").first ?? "") }
+        let received = directory.appendingPathComponent("received.flv").path
+        let server = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-listen", "1", "-i", "rtmp://127.0.0.1:23103/live/annexb",
+                                                "-c", "copy", "-f", "flv", received], logsIn: directory)
+        defer { Task { await server.stop() } }
+        try await Task.sleep(for: .seconds(2))
+        let publisher = try await Streamkit.run(["publish", stream, "rtmp://127.0.0.1:23103/live/annexb"], in: directory)
+        _ = await server.waitForExit(seconds: 15)
+        await server.stop()
+        let video = try Self.packets(received).filter { $0.stream == 0 }
+        #expect(video.count == 50, "\(publisher.logs)\n\(server.logs)")
+        #expect(zip(video, video.dropFirst()).allSatisfy { $0.dts < $1.dts }, "dts increase")
+        #expect(video.allSatisfy { $0.pts >= $0.dts }, "no picture shown before it is decoded")
+        #expect(video.contains { $0.pts != $0.dts }, "composition times are carried")
+        let order = video.indices.sorted { video[$0].pts < video[$1].pts }
+        #expect(order == displayed, "display order by the received pts = ffmpeg's decoder output order")
     }
 }
