@@ -36,6 +36,7 @@ struct FLVPublishProofTests {
         _ = await server.waitForExit(seconds: 15)
         await server.stop()
         let sent = try packets(input, ffmpeg: ffmpeg), got = try packets(received, ffmpeg: ffmpeg)
+        #expect(sent.filter { $0.stream == 0 }.count >= 50 && sent.contains { $0.stream == 1 }, "the input has video and audio")
         for stream in Set(sent.map(\.stream)) {
             let ours = sent.filter { $0.stream == stream }
             // ffmpeg numbers the received streams in the order they arrive: match by the first payload.
