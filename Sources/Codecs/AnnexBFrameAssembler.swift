@@ -115,10 +115,7 @@ public struct AnnexBFrameAssembler: Sendable {
         scanner.finish { units.append($0) }
         process(&units, into: &events)
         completeAccessUnit(into: &events)
-        if var timer {
-            for ready in timer.finish() { events.append(.frame(ready)) }
-            self.timer = timer
-        }
+        for ready in timer?.finish() ?? [] { events.append(.frame(ready)) }
         if skippedBeforeKey > 0 {
             let skip = Skip.beforeFirstKeyFrame(accessUnits: skippedBeforeKey)
             skips.insert(skip, at: 0)
@@ -215,9 +212,10 @@ public struct AnnexBFrameAssembler: Sendable {
         let time = MediaTime(value: frameIndex * frameDuration.value, timescale: frameDuration.timescale)
         let frame = EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration, format: description)
         frameIndex += 1
-        if codec == .h264, let order = pendingOrder, var timer {
-            for ready in timer.append(frame, pictureOrderCount: order.count, resetsOrder: order.resets) { frames.append(.frame(ready)) }
-            self.timer = timer
+        // Optional chaining mutates the timer in place (no copy of its buffers per frame).
+        if codec == .h264, let order = pendingOrder,
+           let ready = timer?.append(frame, pictureOrderCount: order.count, resetsOrder: order.resets) {
+            for frame in ready { frames.append(.frame(frame)) }
         } else {
             frames.append(.frame(frame))
         }
@@ -256,7 +254,8 @@ public struct AnnexBFrameAssembler: Sendable {
     }
 
     /// `max_num_reorder_frames` of the VUI (E.2.1); without it 0 for picture order count type 2 (output order is
-    /// decode order, §8.2.1.3), else `max_num_ref_frames` (an upper bound the encoders we read stay within).
+    /// decode order, §8.2.1.3), else `max_num_ref_frames` — a guess: a stream that reorders more than that gets
+    /// presentation times out of display order, but never one before its decode time.
     private static func reorderDepth(of sps: H264SequenceParameterSet) -> Int {
         if let restriction = sps.vuiParameters?.bitstreamRestriction { return Int(restriction.maxNumReorderFrames) }
         return sps.picOrderCntType == 2 ? 0 : Int(sps.maxNumRefFrames)
