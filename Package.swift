@@ -41,8 +41,9 @@ let package = Package(
         .target(name: "CPOSIXShims"),
         .target(name: "POSIX", dependencies: ["CPOSIXShims"]),
         // Layer 2
-        .target(name: "H264", dependencies: ["Bitstream"]),
-        .target(name: "HEVC", dependencies: ["Bitstream"]),
+        // H264 and HEVC read MediaCore's FormatDescription out of their decoder configuration records (layer 1).
+        .target(name: "H264", dependencies: ["Bitstream", "MediaCore"]),
+        .target(name: "HEVC", dependencies: ["Bitstream", "MediaCore"]),
         .target(name: "AAC", dependencies: ["Bitstream"]),
         // Layer 3. CodecInterface: the engine protocol, configurations and errors — what an engine needs.
         // FFmpegEngine (and later the native engine) implement it. Codecs sits on top: the sessions and

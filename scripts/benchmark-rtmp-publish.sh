@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Publish throughput on loopback: `streamkit publish FILE.h264 rtmp://…` against `ffmpeg -c copy -f flv` publishing the
 # same 720p H.264 file to the same nginx-rtmp (no player: nginx takes and discards).
-#   [STREAMKIT=PATH] scripts/benchmark-rtmp-publish.sh [SECONDS] [MBITS]          (port 22090, loopback only)
+#   [STREAMKIT=PATH] [FORMAT=h264|flv] scripts/benchmark-rtmp-publish.sh [SECONDS] [MBITS]   (port 22090, loopback only)
+# FORMAT=flv: the file is an FLV with B-frames and AAC (`publish x.flv`, sent as it is, against `ffmpeg -i x.flv -c copy`).
 # 1. As fast as possible (no --re / -re): MB/s of the file sent, wall clock, best of 3 runs.
 # 2. In real time (--re / -re): CPU seconds (utime+stime) per second of stream, per Mbit/s of the stream's rate.
 # Prints both for ours and ffmpeg's, and the ratios (> 1: ours is faster / cheaper).
@@ -20,10 +21,19 @@ cleanup() {
 trap cleanup EXIT
 port=22090
 
-echo "encoding $seconds s of 720p30 at $mbits Mbit/s…" >&2
-ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -t "$seconds" -c:v libx264 -preset veryfast \
-    -b:v "${mbits}M" -maxrate "${mbits}M" -bufsize "${mbits}M" -g 60 -bf 0 -pix_fmt yuv420p -f h264 "$work/in.h264"
-bytes="$(stat -c %s "$work/in.h264")"
+format="${FORMAT:-h264}"
+echo "encoding $seconds s of 720p30 at $mbits Mbit/s ($format)…" >&2
+if [ "$format" = flv ]; then
+    ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -f lavfi -i sine=sample_rate=48000 \
+        -t "$seconds" -c:v libx264 -preset veryfast -b:v "${mbits}M" -maxrate "${mbits}M" -bufsize "${mbits}M" -g 60 -bf 2 \
+        -pix_fmt yuv420p -c:a aac -f flv "$work/in.flv"
+    input="$work/in.flv"; demux=(-i "$input")
+else
+    ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc2=size=1280x720:rate=30 -t "$seconds" -c:v libx264 -preset veryfast \
+        -b:v "${mbits}M" -maxrate "${mbits}M" -bufsize "${mbits}M" -g 60 -bf 0 -pix_fmt yuv420p -f h264 "$work/in.h264"
+    input="$work/in.h264"; demux=(-f h264 -framerate 30 -i "$input")
+fi
+bytes="$(stat -c %s "$input")"
 # STREAMKIT=PATH measures another build of ours (a debug one, for a quick check of the script).
 if [ -n "${STREAMKIT:-}" ]; then ours="$STREAMKIT"; else swift build -c release --product streamkit >/dev/null; ours=".build/release/streamkit"; fi
 
@@ -46,9 +56,9 @@ run() {
     end="$(date +%s.%N)"
     awk -v s="$start" -v e="$end" '{ printf "%.3f %.3f\n", e - s, $1 + $2 }' "$work/time"
 }
-peer_fast_command=(ffmpeg -hide_banner -loglevel error -f h264 -framerate 30 -i "$work/in.h264" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer")
-peer_re_command=(ffmpeg -hide_banner -loglevel error -re -f h264 -framerate 30 -i "$work/in.h264" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer")
-ours_command=("$ours" publish "$work/in.h264" "rtmp://127.0.0.1:$port/live/ours")
+peer_fast_command=(ffmpeg -hide_banner -loglevel error "${demux[@]}" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer")
+peer_re_command=(ffmpeg -hide_banner -loglevel error -re "${demux[@]}" -c copy -f flv "rtmp://127.0.0.1:$port/live/peer")
+ours_command=("$ours" publish "$input" "rtmp://127.0.0.1:$port/live/ours")
 
 best() { sort -n | head -1; }
 echo "as fast as possible (best of 3)…" >&2

@@ -11,7 +11,10 @@ import MediaCore
 ///
 /// Access units are found with the rules of ITU-T H.264 §7.4.1.2.3 / H.265 §7.4.2.4.4. Frames get
 /// decode timestamps `index / frameRate` in a 90 kHz timescale (the rate from the SPS VUI, else 25 fps);
-/// Annex B carries no time of its own.
+/// Annex B carries no time of its own. H.264 frames get their presentation times from the slices' picture
+/// order counts (§8.2.1) through a ``PresentationOrderTimer`` with the SPS's `max_num_reorder_frames`, so
+/// B-frames keep their composition times (a frame then comes out up to that many frames late); H.265 frames
+/// get pts = dts.
 ///
 /// The NAL units of an access unit are kept as views into the scanner's buffer until the access unit is
 /// complete; each frame then gets its own bytes in one copy (a frame owns its data). Nothing else is
@@ -59,6 +62,11 @@ public struct AnnexBFrameAssembler: Sendable {
     /// The NAL units one chunk completed, kept between chunks only for its capacity (empty then).
     private var scanned: [ByteView] = []
     private var pendingIsKey = false
+    /// The picture order count of the access unit being collected and whether it resets the order (H.264).
+    private var pendingOrder: (count: Int, resets: Bool)?
+    private var timer: PresentationOrderTimer?
+    /// The order of the picture the NAL unit being processed starts, until it is known which access unit it joins.
+    private var pendingOrderOfNextUnit: (count: Int, resets: Bool)?
     private var started = false
     private var skippedBeforeKey = 0
     private var nalIndex = 0
@@ -107,6 +115,7 @@ public struct AnnexBFrameAssembler: Sendable {
         scanner.finish { units.append($0) }
         process(&units, into: &events)
         completeAccessUnit(into: &events)
+        for ready in timer?.finish() ?? [] { events.append(.frame(ready)) }
         if skippedBeforeKey > 0 {
             let skip = Skip.beforeFirstKeyFrame(accessUnits: skippedBeforeKey)
             skips.insert(skip, at: 0)
@@ -156,6 +165,10 @@ public struct AnnexBFrameAssembler: Sendable {
                 let result = try h264.process(unit)
                 starts = result.startsAccessUnit
                 isKey = result.picture?.isIDR ?? false
+                // The detector describes a picture with its first VCL NAL unit.
+                if let picture = result.picture {
+                    pendingOrderOfNextUnit = (picture.pictureOrderCount.value, picture.resetsPictureOrder)
+                }
                 let type = result.nalUnitHeader.nalUnitType
                 if type == .sequenceParameterSet || type == .pictureParameterSet { parameterSetType = Int(type.rawValue) }
             }
@@ -174,13 +187,15 @@ public struct AnnexBFrameAssembler: Sendable {
             return
         }
         if starts { completeAccessUnit(into: &frames) }
+        if let order = pendingOrderOfNextUnit, pendingOrder == nil { pendingOrder = order }
+        pendingOrderOfNextUnit = nil
         if let parameterSetType { parameterSets[parameterSetType] = Array(unit); format = nil }
         pending.append(unit)
         if isKey { pendingIsKey = true }
     }
 
     private mutating func completeAccessUnit(into frames: inout [Event]) {
-        defer { pending.removeAll(keepingCapacity: true); pendingIsKey = false }
+        defer { pending.removeAll(keepingCapacity: true); pendingIsKey = false; pendingOrder = nil }
         guard !pending.isEmpty else { return }
         if !started {
             guard pendingIsKey, let description = currentFormat() else {
@@ -195,9 +210,15 @@ public struct AnnexBFrameAssembler: Sendable {
         data.reserveCapacity(pending.reduce(0) { $0 + $1.count + 4 })
         for unit in pending { try? AVCC.append(unit, lengthSize: 4, to: &data) }
         let time = MediaTime(value: frameIndex * frameDuration.value, timescale: frameDuration.timescale)
-        frames.append(.frame(EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration,
-                                          format: description)))
+        let frame = EncodedFrame(data: data, isKeyFrame: pendingIsKey, pts: time, dts: time, duration: frameDuration, format: description)
         frameIndex += 1
+        // Optional chaining mutates the timer in place (no copy of its buffers per frame).
+        if codec == .h264, let order = pendingOrder,
+           let ready = timer?.append(frame, pictureOrderCount: order.count, resetsOrder: order.resets) {
+            for frame in ready { frames.append(.frame(frame)) }
+        } else {
+            frames.append(.frame(frame))
+        }
     }
 
     /// Whether a slice is the first of its picture (`first_mb_in_slice` = 0 / `first_slice_segment_in_pic_flag`).
@@ -225,10 +246,19 @@ public struct AnnexBFrameAssembler: Sendable {
             guard let spsBytes = parameterSets[7], let pps = parameterSets[8],
                   let sps = try? H264SequenceParameterSet(nalUnit: spsBytes) else { return nil }
             setFrameRate(sps.frameRate)
+            if timer == nil { timer = PresentationOrderTimer(reorderDepth: Self.reorderDepth(of: sps)) }
             format = FormatDescription(codec: .h264, width: sps.width, height: sps.height, profileLevel: ProfileLevel(codec: .h264, profileNamed: sps.profileName, level: sps.levelName),
                                        parameterSets: [spsBytes, pps])
         }
         return format
+    }
+
+    /// `max_num_reorder_frames` of the VUI (E.2.1); without it 0 for picture order count type 2 (output order is
+    /// decode order, §8.2.1.3), else `max_num_ref_frames` — a guess: a stream that reorders more than that gets
+    /// presentation times out of display order, but never one before its decode time.
+    private static func reorderDepth(of sps: H264SequenceParameterSet) -> Int {
+        if let restriction = sps.vuiParameters?.bitstreamRestriction { return Int(restriction.maxNumReorderFrames) }
+        return sps.picOrderCntType == 2 ? 0 : Int(sps.maxNumRefFrames)
     }
 
     private mutating func setFrameRate(_ rate: Double?) {

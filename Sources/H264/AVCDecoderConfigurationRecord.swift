@@ -3,7 +3,11 @@
 /// units a decoder needs before the first sample.
 ///
 /// The High-profile extension (`chroma_format`, bit depths, SPS extensions) belongs to records whose
-/// `AVCProfileIndication` is 100, 110, 122 or 144; older writers leave it out, so it is optional.
+/// `AVCProfileIndication` is 100, 110, 122, 144 or 244 (High 4:4:4 Predictive, which replaced 144 in
+/// ITU-T H.264 (2007) and which x264 writes for `--profile high444`); older writers leave it out, so it is
+/// optional when reading. FFmpeg's `ff_isom_write_avcc` also writes it for the other profiles whose SPS carries
+/// `chroma_format_idc` (H.264 §7.3.2.1.1: 44, 83, 86, 118, 128, 134, 135, 138, 139); a record of those with
+/// the extension is read too.
 /// Reserved bits are written as the standard sets them (all ones).
 public struct AVCDecoderConfigurationRecord: Sendable, Hashable {
     /// The fields that follow the PPSs for the High profiles.
@@ -32,8 +36,14 @@ public struct AVCDecoderConfigurationRecord: Sendable, Hashable {
         }
     }
 
-    /// The `AVCProfileIndication` values that carry the High-profile extension.
-    public static let profilesWithExtension: Set<UInt8> = [100, 110, 122, 144]
+    /// The `AVCProfileIndication` values that carry the High-profile extension (ISO/IEC 14496-15 §5.3.3.1):
+    /// High, High 10, High 4:2:2, the old High 4:4:4 (144) and High 4:4:4 Predictive (244).
+    public static let profilesWithExtension: Set<UInt8> = [100, 110, 122, 144, 244]
+
+    /// The profiles whose SPS carries `chroma_format_idc` and bit depths (H.264 §7.3.2.1.1) beyond
+    /// ``profilesWithExtension``: a record of one of them may end with the extension (FFmpeg writes it for
+    /// every profile but 66, 77 and 88), and it is read when present.
+    public static let profilesAcceptingExtension: Set<UInt8> = profilesWithExtension.union(H264SequenceParameterSet.profilesWithChromaFormat)
 
     /// `configurationVersion`: 1.
     public var configurationVersion: UInt8
@@ -80,7 +90,7 @@ public struct AVCDecoderConfigurationRecord: Sendable, Hashable {
                                                    type: .pictureParameterSet)
         highProfileExtension = nil
         guard !reader.isAtEnd else { return }
-        guard Self.profilesWithExtension.contains(profileIndication) else {
+        guard Self.profilesAcceptingExtension.contains(profileIndication) else {
             throw .decoderConfigurationRecord(field: "AVCDecoderConfigurationRecord", byteOffset: reader.offset,
                                               reason: "\(reader.remaining) unexpected bytes after the picture parameter sets (profile \(profileIndication) has no extension)")
         }
@@ -100,7 +110,7 @@ public struct AVCDecoderConfigurationRecord: Sendable, Hashable {
     }
 
     /// Builds a record from parameter-set NAL units: profile, compatibility and level come from the
-    /// first SPS, and for profiles 100, 110, 122 and 144 the High-profile extension from its chroma
+    /// first SPS, and for profiles 100, 110, 122, 144 and 244 the High-profile extension from its chroma
     /// format and bit depths.
     /// - Parameters:
     ///   - sequenceParameterSets: SPS NAL units (without start codes), 1…31.

@@ -4,8 +4,8 @@ import Containers
 import Foundation
 import MediaCore
 
-/// `streamkit encode INPUT -o OUTPUT`: a file (`.y4m`, `.yuv`, `.wav`, or an MP4's video track, decoded: a
-/// transcode) or a generator (`testsrc`, `sine`)
+/// `streamkit encode INPUT -o OUTPUT`: a file (`.y4m`, `.yuv`, `.wav`, or an MP4's video track or an FLV's
+/// video, decoded: a transcode) or a generator (`testsrc`, `sine`)
 /// through a compression session or the AAC encoder, as fast as the encoder goes. The output kind
 /// follows its extension: `.h264`/`.264`, `.h265`/`.hevc`, `.aac`, or a classic MP4 (`.mp4`, `.m4v`,
 /// `.mov` for video, `.m4a` for audio).
@@ -13,7 +13,7 @@ struct EncodeCommand {
     // MARK: - Declaration
 
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, an .mp4/.mov/.m4v file (its video, decoded), testsrc or sine")
+    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, an .mp4/.mov/.m4v or .flv file (its video, decoded), testsrc or sine")
     /// `--duration SECONDS` (sine).
     static let duration = OptionSpec("--duration", value: "SECONDS", help: "how long the sine lasts", default: 5.0, shown: "5",
                                      parse: OptionValueParsers.seconds)
@@ -33,14 +33,14 @@ struct EncodeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4 file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.flv/.m3u8, as fast as the encoder goes",
+        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4/.flv file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.flv/.m3u8, as fast as the encoder goes",
         positionals: [input],
         options: [
             CommonOptions.output.required(),
             CommonOptions.frames.documentingDefault("all; 300 for testsrc"),
             EncodingOptions.codec.documentingDefault("the output's"),
-            EncodingOptions.size.documentingDefault("640x480; a .y4m or .mp4 has its own"),
-            EncodingOptions.fps.documentingDefault("a .y4m's or .mp4's own rate, else 30"),
+            EncodingOptions.size.documentingDefault("640x480; a .y4m, .mp4 or .flv has its own"),
+            EncodingOptions.fps.documentingDefault("a .y4m's, .mp4's or .flv's own rate, else 30"),
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
@@ -52,7 +52,7 @@ struct EncodeCommand {
                 "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
 
     enum Input {
-        case y4m(String), rawVideo(String), wav(String), mp4(String), testPattern, sine
+        case y4m(String), rawVideo(String), wav(String), mp4(String), flv(String), testPattern, sine
     }
 
     let input: Input
@@ -85,6 +85,7 @@ struct EncodeCommand {
             case "y4m": input = .y4m(source)
             case "yuv", "i420", "nv12", "nv21", "yv12": input = .rawVideo(source)
             case "wav": input = .wav(source)
+            case "flv": input = .flv(source)
             default: throw .invalidValue(option: "INPUT", value: source, reason: "is not a .y4m, .yuv or .wav file, testsrc or sine")
             }
         }
@@ -118,6 +119,9 @@ struct EncodeCommand {
         }
         if case .wav = input, let name = parsed.firstGiven(among: [Self.duration, Self.sampleRate, Self.channels]) {
             throw .conflict("\(name) applies to sine; \(source) has its own")
+        }
+        if case .flv = input, parsed.isGiven(EncodingOptions.size) {
+            throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
         }
         if case .mp4 = input, parsed.isGiven(EncodingOptions.size) {
             throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
@@ -170,6 +174,7 @@ struct EncodeCommand {
         case raw(RawVideoReader<FileByteSource>)
         case camera(SyntheticCamera)
         case mp4(MP4PictureSource)
+        case flv(FLVPictureSource)
 
         mutating func next() async throws -> PixelBuffer? {
             switch self {
@@ -184,6 +189,8 @@ struct EncodeCommand {
             case let .camera(camera):
                 return try await camera.nextFrame()?.pixelBuffer
             case let .mp4(pictures):
+                return try await pictures.next()
+            case let .flv(pictures):
                 return try await pictures.next()
             }
         }
@@ -200,6 +207,12 @@ struct EncodeCommand {
             options.height = pictures.track.codedHeight
             options.adoptSourceFrameRate(pictures.frameRate)
             source = .mp4(pictures)
+        case let .flv(path):
+            let pictures = try FLVPictureSource(path: path, outputFormat: .i420)
+            options.width = pictures.format.width
+            options.height = pictures.format.height
+            options.adoptSourceFrameRate(pictures.frameRate)
+            source = .flv(pictures)
         case let .y4m(path):
             let reader = try Y4MReader(path: path)
             options.width = reader.header.width
@@ -341,7 +354,7 @@ struct EncodeCommand {
     /// The input as the user named it.
     private var inputName: String {
         switch input {
-        case let .y4m(path), let .rawVideo(path), let .wav(path), let .mp4(path): return path
+        case let .y4m(path), let .rawVideo(path), let .wav(path), let .mp4(path), let .flv(path): return path
         case .testPattern: return "testsrc"
         case .sine: return "sine"
         }

@@ -7,14 +7,14 @@ import Transport
 
 /// `streamkit publish INPUT rtmp://HOST[:PORT]/APP/KEY`: encodes a file, a generator or the camera with the
 /// microphone in real time and publishes it to an RTMP server (H.264 as FLV AVC, H.265 over Enhanced RTMP),
-/// adapting the encoder's bitrate to the link; or sends an Annex B file as it is (`--re`: in real time).
+/// adapting the encoder's bitrate to the link; or sends an `.flv` or Annex B file as it is (`--re`: in real time).
 struct PublishCommand {
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an Annex B .h264/.h265 file (sent as it is)")
+    static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv or Annex B .h264/.h265 file (sent as it is)")
     /// `URL`.
     static let destination = PositionalSpec("URL", help: "rtmp://HOST[:PORT]/APP/KEY, or rtmps:// over TLS")
     /// `--re`.
-    static let realTime = OptionSpec(flag: "--re", help: "an Annex B file: send it at its frame rate (else as fast as the link takes it)")
+    static let realTime = OptionSpec(flag: "--re", help: "an .flv or Annex B file: send it at its own pace (else as fast as the link takes it)")
     /// `--save FILE`.
     static let save = OptionSpec("--save", value: "FILE", help: "also write the video encoded to this Annex B file (.h264/.h265)",
                                  parse: OptionValueParsers.text)
@@ -26,6 +26,10 @@ struct PublishCommand {
     static let maximumDelay = OptionSpec("--max-delay", value: "SECONDS",
                                          help: "the most media queued for a slow link before frames are dropped", default: 2.0, shown: "2",
                                          parse: OptionValueParsers.seconds)
+
+    /// The options that only mean something for an input encoded here.
+    static let encodingOnly: [any OptionDeclaring] = [EncodingOptions.size, EncodingOptions.bitRate, EncodingOptions.gop,
+                                                      EncodingOptions.bFrames, minimumBitRate, save]
 
     /// The command's arguments and options.
     static let table = OptionTable(
@@ -39,7 +43,10 @@ struct PublishCommand {
             EncodingOptions.audioBitRate,
         ],
         notes: ["A slow link steps the bit rate down (and back up), drops whole frames nothing depends on, and reports each;",
-                "a lost connection is retried with backoff. Ctrl-C sends what is queued, then FCUnpublish and deleteStream."])
+                "a lost connection is retried with backoff. Ctrl-C sends what is queued, then FCUnpublish and deleteStream.",
+                "An .flv input keeps its H.264/H.265 and AAC and their timestamps (B-frame composition times too).",
+                "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps); H.264 pictures get",
+                "their pts from the slices' picture order counts, H.265 pictures pts = dts (give an .flv for H.265 B-frames)."])
 
     /// What is published.
     enum Input {
@@ -47,6 +54,8 @@ struct PublishCommand {
         case live(MediaFeed)
         /// An Annex B file, sent as it is.
         case annexB(path: String, codec: CodecType, realTime: Bool)
+        /// An FLV file, its video and audio sent as they are.
+        case flv(path: String, realTime: Bool)
     }
 
     let source: Input
@@ -71,17 +80,22 @@ struct PublishCommand {
         maximumDelay = parsed.value(Self.maximumDelay) ?? 2
         tlsTrust = parsed.given(ReceiveCommand.caFile).map { .certificateFile($0) } ?? .systemRoots
         let fileExtension = (word as NSString).pathExtension.lowercased()
+        if fileExtension == "flv" {
+            if let name = parsed.firstGiven(among: Self.encodingOnly + [EncodingOptions.codec]) {
+                throw .conflict("\(name) is for inputs encoded here; \(word) is sent as it is")
+            }
+            source = .flv(path: word, realTime: parsed.isGiven(Self.realTime))
+            return
+        }
         if let codec = ["h264": CodecType.h264, "264": .h264, "avc": .h264, "h265": .hevc, "265": .hevc, "hevc": .hevc][fileExtension] {
-            let encodingOnly: [any OptionDeclaring] = [EncodingOptions.size, EncodingOptions.bitRate, EncodingOptions.gop,
-                                                       EncodingOptions.bFrames, Self.minimumBitRate, Self.save]
-            if let name = parsed.firstGiven(among: encodingOnly) {
+            if let name = parsed.firstGiven(among: Self.encodingOnly) {
                 throw .conflict("\(name) is for inputs encoded here; \(word) is sent as it is")
             }
             if let given = parsed.given(EncodingOptions.codec), given != codec { throw .conflict("--codec \(given) does not match \(word)") }
             source = .annexB(path: word, codec: codec, realTime: parsed.isGiven(Self.realTime))
             return
         }
-        if parsed.isGiven(Self.realTime) { throw .conflict("--re is for Annex B files; \(word) is encoded in real time anyway") }
+        if parsed.isGiven(Self.realTime) { throw .conflict("--re is for .flv and Annex B files; \(word) is encoded in real time anyway") }
         let input = try LiveInput(parsing: word)
         if case .y4m = input, parsed.isGiven(EncodingOptions.size) { throw .conflict("--size applies to raw .yuv input, testsrc and camera") }
         if savePath != nil, !input.hasVideo { throw .conflict("--save writes the video, and \(input) has none") }
@@ -100,6 +114,7 @@ struct PublishCommand {
             switch source {
             case let .live(feed): try await publishLive(feed)
             case let .annexB(path, codec, realTime): try await publishFile(path, codec: codec, realTime: realTime)
+            case let .flv(path, realTime): try await publishFLV(path, realTime: realTime)
             }
             return 0
         } catch {
@@ -201,7 +216,7 @@ struct PublishCommand {
 
     // MARK: - Both
 
-    private func finish(_ publisher: RTMPPublisher, events: Task<Void, Never>, failure: (any Error)?) async throws {
+    func finish(_ publisher: RTMPPublisher, events: Task<Void, Never>, failure: (any Error)?) async throws {
         var failure = failure
         var report = MediaSendReport()
         do { report = try await publisher.close() } catch { failure = failure ?? error }
@@ -218,7 +233,7 @@ struct PublishCommand {
     }
 
     /// Logs every event and applies it to the encoder: a new target bitrate, a forced key frame.
-    private static func follow(_ events: AsyncStream<SendQueueEvent>, session: @Sendable () -> CompressionSession?) async {
+    static func follow(_ events: AsyncStream<SendQueueEvent>, session: @Sendable () -> CompressionSession?) async {
         for await event in events {
             printError("publish: \(event)")
             switch event {

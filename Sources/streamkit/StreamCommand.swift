@@ -8,10 +8,11 @@ import Transport
 
 /// `streamkit stream INPUT DESTINATION`: encodes a file, a generator or the camera with the microphone in
 /// real time and sends it as RTP — to `rtp://HOST:PORT` (video on PORT, audio on PORT+2, RTCP on the next
-/// ports; the SDP a receiver needs goes to `--sdp`), or to an RTSP server with ANNOUNCE/SETUP/RECORD.
+/// ports; the SDP a receiver needs goes to `--sdp`), or to an RTSP server with ANNOUNCE/SETUP/RECORD. An `.flv`
+/// input is not encoded again: its pictures and audio frames go out as they are, at their own pace.
 struct StreamCommand {
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc or sine")
+    static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv file (sent as it is)")
     /// `DESTINATION`.
     static let destination = PositionalSpec("DESTINATION", help: "rtp://HOST:PORT or rtsp://HOST:PORT/PATH")
     /// `--sdp FILE`.
@@ -34,31 +35,50 @@ struct StreamCommand {
         ],
         notes: ["rtp://: video on PORT (RTCP PORT+1), audio on PORT+2 (RTCP PORT+3). Ctrl-C stops and sends RTCP BYE."])
 
-    let feed: MediaFeed
+    /// What is sent: encoded here, or an FLV file's frames as they are.
+    enum Source {
+        /// Encoded here, in real time.
+        case live(MediaFeed)
+        /// An FLV file, sent as it is.
+        case flv(String)
+    }
+
+    let source: Source
     let target: StreamDestination
     let sdpPath: String
     let maximumPacketSize: Int
     let transport: RTSPLowerTransport
     let savePath: String?
+    /// The most pictures of an `.flv` input (`--frames`).
+    let frameLimit: Int?
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `stream`, parsed with ``table``.
     /// - Throws: ``CommandLineError``.
     init(_ parsed: ParsedOptions) throws(CommandLineError) {
-        let input = try LiveInput(parsing: try parsed.argument(Self.input))
+        let word = try parsed.argument(Self.input)
         target = try StreamDestination(parsing: try parsed.argument(Self.destination))
         if case .rtsp = target, parsed.isGiven(Self.sdp) { throw .conflict("--sdp is for rtp:// destinations; an RTSP server gets the SDP in ANNOUNCE") }
         if case .rtp = target, parsed.isGiven(NetworkOptions.transport) { throw .conflict("--transport is for rtsp:// destinations") }
+        sdpPath = parsed.given(Self.sdp) ?? "stream.sdp"
+        maximumPacketSize = (parsed.value(NetworkOptions.mtu) ?? 1500) - 28
+        transport = parsed.value(NetworkOptions.transport) ?? .udp
+        savePath = parsed.given(Self.save)
+        frameLimit = parsed.given(CommonOptions.frames)
+        if (word as NSString).pathExtension.lowercased() == "flv" {
+            let encodingOnly: [any OptionDeclaring] = [EncodingOptions.codec, EncodingOptions.size, EncodingOptions.bitRate,
+                                                       EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.bFrames]
+            if let name = parsed.firstGiven(among: encodingOnly) { throw .conflict("\(name) is for inputs encoded here; \(word) is sent as it is") }
+            source = .flv(word)
+            return
+        }
+        let input = try LiveInput(parsing: word)
         if case .y4m = input, parsed.isGiven(EncodingOptions.size) { throw .conflict("--size applies to raw .yuv input, testsrc and camera") }
         var feed = MediaFeed(input: input, options: try EncodingOptions(parsed))
         feed.pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
         feed.frameLimit = parsed.given(CommonOptions.frames)
         feed.seconds = parsed.given(NetworkOptions.duration)
-        self.feed = feed
-        sdpPath = parsed.given(Self.sdp) ?? "stream.sdp"
-        maximumPacketSize = (parsed.value(NetworkOptions.mtu) ?? 1500) - 28
-        transport = parsed.value(NetworkOptions.transport) ?? .udp
-        savePath = parsed.given(Self.save)
+        source = .live(feed)
         if savePath != nil, !input.hasVideo { throw .conflict("--save writes the video, and \(input) has none") }
     }
 
@@ -67,17 +87,19 @@ struct StreamCommand {
     func run() async -> Int32 {
         Interruption.install()
         do {
-            return try await stream()
+            switch source {
+            case let .live(feed): return try await stream(feed)
+            case let .flv(path): return try await streamFLV(path)
+            }
         } catch {
             printError("streamkit stream: \(error)")
             return 1
         }
     }
 
-    private func stream() async throws -> Int32 {
+    private func stream(_ feed: MediaFeed) async throws -> Int32 {
         let audioSession = try feed.audioSession()
         let (items, continuation) = AsyncStream.makeStream(of: FeedItem.self, bufferingPolicy: .bufferingOldest(512))
-        let feed = self.feed
         let wallClockStart = Date()
         let producer = Task { () -> Result<MediaFeed.Totals, any Error> in
             defer { continuation.finish() }
@@ -106,7 +128,8 @@ struct StreamCommand {
         defer { loop.shutdown() }
         let sender = try RTPMediaSender(videoFormat: videoFormat, audioFormat: audioSession?.format, maximumPacketSize: maximumPacketSize,
                                         wallClockStart: wallClockStart)
-        let (output, finish) = try await openDestination(sender: sender, videoFormat: videoFormat, audioFormat: audioSession?.format, loop: loop)
+        let (output, finish) = try await openDestination(videoFormat: videoFormat, audioFormat: audioSession?.format,
+                                                         fps: Double(feed.options.fps), loop: loop)
         var sending = sender
         var sent = (video: 0, audio: 0)
         var failure: (any Error)?
@@ -135,14 +158,20 @@ struct StreamCommand {
     }
 
     /// Opens the destination: the UDP socket and the SDP file, or the RTSP session.
-    private func openDestination(sender: RTPMediaSender, videoFormat: FormatDescription?, audioFormat: AudioFormatDescription?,
-                                 loop: EventLoop) async throws -> (RTPMediaSender.Output, @Sendable () async -> Void) {
+    /// - Parameters:
+    ///   - videoFormat: the video's format, if video is sent.
+    ///   - audioFormat: the audio's format, if audio is sent.
+    ///   - fps: the video's frame rate, for the SDP.
+    ///   - loop: the event loop of the sockets.
+    /// - Returns: where packets go, and what closes the destination.
+    func openDestination(videoFormat: FormatDescription?, audioFormat: AudioFormatDescription?, fps: Double,
+                         loop: EventLoop) async throws -> (RTPMediaSender.Output, @Sendable () async -> Void) {
         switch target {
         case let .rtp(host, port):
             let address = try SocketAddress(host: host == "localhost" ? "127.0.0.1" : host, port: port)
             let socket = try UDPSocket(bindingTo: .any(address.family, port: 0), on: loop)
             let audioPort = videoFormat == nil ? port : port + 2
-            let description = try Self.sessionDescription(video: videoFormat, audio: audioFormat, fps: Double(feed.options.fps),
+            let description = try Self.sessionDescription(video: videoFormat, audio: audioFormat, fps: fps,
                                                           host: address.host, family: address.family, videoPort: Int(port),
                                                           audioPort: Int(audioPort), controls: false)
             try description.text.write(toFile: sdpPath, atomically: true, encoding: .utf8)
@@ -156,7 +185,7 @@ struct StreamCommand {
             return (output, { socket.close() })
         case let .rtsp(url):
             let publisher = try await RTSPPublisher(url: url, on: loop)
-            let description = try Self.sessionDescription(video: videoFormat, audio: audioFormat, fps: Double(feed.options.fps),
+            let description = try Self.sessionDescription(video: videoFormat, audio: audioFormat, fps: fps,
                                                           host: "127.0.0.1", family: .ipv4, videoPort: 0, audioPort: 0, controls: true)
             try await publisher.announce(sdp: description.text)
             for (index, media) in description.media.enumerated() {

@@ -61,4 +61,31 @@ struct AnnexBFrameAssemblerTests {
         #expect(frames.filter(\.isKeyFrame).count == 2)
         #expect(assembler.skips.contains { if case .beforeFirstKeyFrame = $0 { return true } else { return false } })
     }
+
+    /// x264 with B-frames (with and without the B-pyramid, several IDR periods): the presentation times the
+    /// assembler gives from the picture order counts put the pictures in the display order ffmpeg's decoder
+    /// puts out (`ffprobe -show_frames`: `coded_picture_number` in output order), one frame apart, none shown
+    /// before it is decoded.
+    @Test(arguments: [["--bframes", "2", "--b-pyramid", "none"], ["--bframes", "3", "--b-pyramid", "normal"], ["--bframes", "0"]])
+    func presentationTimesFollowPictureOrderCounts(options: [String]) throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("s.y4m").path
+        let stream = directory.appendingPathComponent("s.264").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "40", source])
+        try ExternalTool.check("x264", ["--quiet", "--keyint", "12", "--min-keyint", "12", "--no-scenecut", "--b-adapt", "0", "-o", stream, source] + options)
+        let displayed = try ExternalTool.check("ffprobe", ["-v", "error", "-show_frames", "-show_entries", "frame=coded_picture_number",
+                                                           "-of", "csv=p=0", stream]).text
+            .split(separator: "\n").compactMap { Int($0.split(separator: ",").first ?? "") }
+        let (frames, _) = assemble([UInt8](try Data(contentsOf: URL(fileURLWithPath: stream))), codec: .h264, chunk: 1000)
+        #expect(frames.count == 40 && displayed.count == 40)
+        let step = frames[0].duration.value
+        #expect(frames.enumerated().allSatisfy { $0.element.dts.value == Int64($0.offset) * step }, "decode order kept")
+        #expect(frames.allSatisfy { $0.pts >= $0.dts }, "no picture shown before it is decoded")
+        let order = frames.indices.sorted { frames[$0].pts < frames[$1].pts }
+        #expect(order == displayed, "display order by pts = ffmpeg's output order")
+        let shown = order.map { frames[$0].pts.value }
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $1 - $0 == step }, "pts one frame apart: \(shown.prefix(10))")
+        if options == ["--bframes", "0"] { #expect(frames.allSatisfy { $0.pts == $0.dts }, "no reordering: pts = dts") }
+    }
 }

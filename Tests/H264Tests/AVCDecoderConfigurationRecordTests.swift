@@ -84,4 +84,37 @@ struct AVCDecoderConfigurationRecordTests {
         version[0] = 2
         #expect(throws: H264Error.self) { try AVCDecoderConfigurationRecord(bytes: version) }
     }
+
+    /// High 4:4:4 Predictive (profile_idc 244): the record ends with the High extension (ISO/IEC 14496-15
+    /// §5.3.3.1), which x264's stream muxed by ffmpeg and ffmpeg's libx264 both write.
+    @Test("High 4:4:4 Predictive (244): the avcC x264 and ffmpeg write parses, with chroma_format 3, and rebuilds byte-identically",
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")), arguments: ["x264", "libx264"])
+    func high444Predictive(writer: String) throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let y4m = directory.appendingPathComponent("in.y4m").path
+        let mp4 = directory.appendingPathComponent("out.mp4").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "3",
+                                          "-pix_fmt", "yuv444p", "-f", "yuv4mpegpipe", y4m])
+        if writer == "x264" {
+            let h264 = directory.appendingPathComponent("out.h264").path
+            try ExternalTool.check("x264", ["--quiet", "--profile", "high444", "--output-csp", "i444", "-o", h264, y4m])
+            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", h264, "-c", "copy", mp4])
+        } else {
+            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", y4m, "-c:v", "libx264", "-pix_fmt", "yuv444p", mp4])
+        }
+        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=profile", "-of", "csv=p=0", mp4])
+        #expect(String(decoding: probe.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "High 4:4:4 Predictive")
+        let payload = try Self.avcCPayload(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4))))
+        let record = try AVCDecoderConfigurationRecord(bytes: payload)
+        #expect(record.profileIndication == 244)
+        let highExtension = try #require(record.highProfileExtension)
+        #expect(highExtension.chromaFormat == 3)
+        #expect(highExtension.bitDepthLumaMinus8 == 0 && highExtension.bitDepthChromaMinus8 == 0)
+        #expect(record.bytes() == payload)
+        // Built from its own SPS and PPS, the record is the same: the extension is written for 244 too.
+        let built = try AVCDecoderConfigurationRecord(sequenceParameterSets: record.sequenceParameterSets,
+                                                      pictureParameterSets: record.pictureParameterSets)
+        #expect(built.bytes() == payload)
+    }
 }

@@ -72,5 +72,29 @@ struct FLVCommandTests {
         let reference = CLI.frameHashes(try ModernFFmpeg.check(["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 30 && ours == reference)
     }
+
+    @Test("encode x.flv (H.264 with B-frames + AAC that ffmpeg wrote) -o .h264 / .mp4: its pictures decoded and encoded again, size and rate kept",
+          arguments: ["out.h264", "out.mp4"])
+    func encodeFromFLV(output name: String) throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.flv").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+                                          "-i", "sine=frequency=440:sample_rate=44100", "-t", "2", "-c:v", "libx264", "-bf", "2",
+                                          "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "flv", input])
+        let output = folder.appendingPathComponent(name).path
+        let run = try CLI.run(["encode", input, "-o", output, "--bitrate", "2M"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let streams = try CLI.probe(output, ["-count_frames", "-show_entries", "stream=width,height,nb_read_frames,r_frame_rate"])
+        #expect(streams.first?["width"] == "320" && streams.first?["height"] == "240", "\(streams)")
+        #expect(streams.first?["nb_read_frames"] == "50", "\(streams)")
+        #expect(streams.first?["r_frame_rate"] == "25/1", "\(streams)")
+        // The same pictures as ffmpeg decodes from the FLV (each once: no frame-rate conversion), in display order,
+        // encoded again.
+        let decoded = folder.appendingPathComponent("reference.y4m").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-fps_mode", "passthrough", decoded])
+        let psnr = try CLI.psnr(of: output, against: decoded, width: 320, height: 240)
+        #expect(psnr > 30, "PSNR \(psnr) dB against the FLV's own pictures")
+    }
 }
 #endif

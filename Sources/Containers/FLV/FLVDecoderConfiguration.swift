@@ -53,42 +53,22 @@ public enum FLVDecoderConfiguration {
             do { configuration = try AVCDecoderConfigurationRecord(bytes: bytes) } catch {
                 throw FLVError(.invalidDecoderConfiguration("avcC: \(error)"), offset: 0)
             }
-            var format = FormatDescription(codec: .h264, width: 0, height: 0,
-                                           profileLevel: ProfileLevel(codec: .h264, profileNamed: "unknown", level: nil),
-                                           parameterSets: configuration.sequenceParameterSets + configuration.pictureParameterSets,
-                                           nalUnitLengthSize: configuration.nalUnitLength)
-            if let first = configuration.sequenceParameterSets.first {
-                do {
-                    let sps = try H264SequenceParameterSet(nalUnit: first)
-                    format.width = sps.width
-                    format.height = sps.height
-                    format.profileLevel = ProfileLevel(codec: .h264, profileNamed: sps.profileName, level: sps.levelName)
-                } catch {
-                    throw FLVError(.invalidDecoderConfiguration("SPS: \(error)"), offset: 0)
-                }
+            do {
+                let format = try FormatDescription(avcConfiguration: configuration)
+                return (format, format.parameterSets)
+            } catch {
+                throw FLVError(.invalidDecoderConfiguration("SPS: \(error)"), offset: 0)
             }
-            return (format, format.parameterSets)
         case .hevc:
             let configuration: HEVCDecoderConfigurationRecord
             do { configuration = try HEVCDecoderConfigurationRecord(bytes: bytes) } catch {
                 throw FLVError(.invalidDecoderConfiguration("hvcC: \(error)"), offset: 0)
             }
-            let spss = configuration.nalUnits(ofType: .sps)
-            var format = FormatDescription(codec: .hevc, width: 0, height: 0,
-                                           profileLevel: ProfileLevel(codec: .hevc, profileNamed: "unknown", level: nil),
-                                           parameterSets: configuration.nalUnits(ofType: .vps) + spss + configuration.nalUnits(ofType: .pps),
-                                           nalUnitLengthSize: configuration.nalUnitLengthSize)
-            if let first = spss.first {
-                do {
-                    let sps = try HEVCSequenceParameterSet(nalUnit: first)
-                    format.width = sps.width
-                    format.height = sps.height
-                    format.profileLevel = ProfileLevel(codec: .hevc, profileNamed: sps.profileName ?? "unknown", level: sps.levelName)
-                } catch {
-                    throw FLVError(.invalidDecoderConfiguration("SPS: \(error)"), offset: 0)
-                }
+            do {
+                return (try FormatDescription(hevcConfiguration: configuration), configuration.arrays.flatMap(\.nalUnits))
+            } catch {
+                throw FLVError(.invalidDecoderConfiguration("SPS: \(error)"), offset: 0)
             }
-            return (format, configuration.arrays.flatMap(\.nalUnits))
         case .aac:
             throw FLVError(.unrepresentable("AAC has no video decoder configuration"), offset: 0)
         }

@@ -65,22 +65,13 @@ struct MP4SampleEntryParser {
         do { configuration = try AVCDecoderConfigurationRecord(bytes: record) } catch {
             throw .malformedBox(path: path, byteOffset: offset, reason: "\(error)")
         }
-        let parameterSets = configuration.sequenceParameterSets + configuration.pictureParameterSets
-        var format = FormatDescription(codec: .h264, width: width, height: height,
-                                       profileLevel: ProfileLevel(codec: .h264, profileNamed: "unknown", level: nil),
-                                       parameterSets: parameterSets, nalUnitLengthSize: configuration.nalUnitLength)
         // An `avc3` track may carry its parameter sets in band only; the entry's size stands then.
-        if let first = configuration.sequenceParameterSets.first {
-            do {
-                let sps = try H264SequenceParameterSet(nalUnit: first)
-                format.width = sps.width
-                format.height = sps.height
-                format.profileLevel = ProfileLevel(codec: .h264, profileNamed: sps.profileName, level: sps.levelName)
-            } catch {
-                throw .malformedBox(path: path, byteOffset: offset, reason: "SPS: \(error)")
-            }
+        do {
+            let format = try FormatDescription(avcConfiguration: configuration, width: width, height: height)
+            return (format, format.parameterSets)
+        } catch {
+            throw .malformedBox(path: path, byteOffset: offset, reason: "SPS: \(error)")
         }
-        return (format, parameterSets)
     }
 
     private func hevcFormat(_ record: [UInt8], width: Int, height: Int, path: String, offset: Int) throws(MP4ReadError) -> (FormatDescription, [[UInt8]]) {
@@ -88,22 +79,11 @@ struct MP4SampleEntryParser {
         do { configuration = try HEVCDecoderConfigurationRecord(bytes: record) } catch {
             throw .malformedBox(path: path, byteOffset: offset, reason: "\(error)")
         }
-        let vps = configuration.nalUnits(ofType: .vps), spss = configuration.nalUnits(ofType: .sps)
-        let ppss = configuration.nalUnits(ofType: .pps)
-        var format = FormatDescription(codec: .hevc, width: width, height: height,
-                                       profileLevel: ProfileLevel(codec: .hevc, profileNamed: "unknown", level: nil),
-                                       parameterSets: vps + spss + ppss, nalUnitLengthSize: configuration.nalUnitLengthSize)
-        if let first = spss.first {
-            do {
-                let sps = try HEVCSequenceParameterSet(nalUnit: first)
-                format.width = sps.width
-                format.height = sps.height
-                format.profileLevel = ProfileLevel(codec: .hevc, profileNamed: sps.profileName ?? "unknown", level: sps.levelName)
-            } catch {
-                throw .malformedBox(path: path, byteOffset: offset, reason: "SPS: \(error)")
-            }
+        do {
+            return (try FormatDescription(hevcConfiguration: configuration, width: width, height: height), configuration.arrays.flatMap(\.nalUnits))
+        } catch {
+            throw .malformedBox(path: path, byteOffset: offset, reason: "SPS: \(error)")
         }
-        return (format, configuration.arrays.flatMap(\.nalUnits))
     }
 
     /// `AudioSampleEntry` (§12.2.3.2): 28 bytes of fixed fields (16 or 36 more in QuickTime sound
