@@ -275,7 +275,7 @@ def main():
                                      arguments.frames, arguments.keyint, with_vmaf)
                 results["points"] = [p for p in results["points"] if (p["sequence"], p["encoder"], p["mode"], p["value"])
                                      != (sequence, encoder, mode, value)] + [point]
-        write(arguments.work, results)
+                write(arguments.work, results)  # after every point: an interrupted run keeps what it measured
     first = sources[next(iter(sources))]
     if not arguments.no_cross_check:
         log("cross-check: openh264 driver vs the modern FFmpeg's libopenh264 at 2 Mbit/s")
