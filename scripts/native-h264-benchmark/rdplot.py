@@ -4,6 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 COLOURS = {"ours": "tab:red", "x264-veryfast": "tab:blue", "x264-ultrafast": "tab:cyan", "openh264": "tab:green"}
 
@@ -23,6 +24,8 @@ def plot_rd_curves(points, path, title):
                       marker="o" if mode == "qp" else "s", linestyle="-" if mode == "qp" else "--",
                       color=COLOURS.get(encoder, "black"), label=f"{encoder} ({mode})")
         axis.set_xscale("log")
+        axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        axis.xaxis.set_minor_formatter(NullFormatter())
         axis.set_xlabel("kbit/s")
         axis.set_ylabel("PSNR-Y (dB)")
         axis.set_title(sequence)
