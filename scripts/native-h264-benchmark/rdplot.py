@@ -26,6 +26,8 @@ def plot_rd_curves(points, path, title):
         axis.set_xscale("log")
         axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
         axis.xaxis.set_minor_formatter(NullFormatter())
+        low, high = axis.get_xlim()
+        axis.set_xticks([t for t in (125, 250, 500, 1000, 2000, 4000, 8000, 16000) if low <= t <= high])
         axis.set_xlabel("kbit/s")
         axis.set_ylabel("PSNR-Y (dB)")
         axis.set_title(sequence)
