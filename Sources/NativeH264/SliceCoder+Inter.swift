@@ -107,7 +107,7 @@ extension SliceCoder {
         }
         let pattern = candidate.codedBlockPattern
         writer.ue(UInt32(Self.interCodeNumByCodedBlockPattern[pattern]))
-        if pattern != 0 { writer.se(0) }
+        if pattern != 0 { writeQuantisationDelta(to: &writer) }
         writeLuma4x4Residual(mbX: mbX, mbY: mbY, levels: candidate.levels, codedBlockPatternLuma: candidate.codedBlockPatternLuma, to: &writer)
         writeChromaResidual(mbX: mbX, mbY: mbY, levels: candidate.chromaLevels, dc: candidate.chromaDC,
                             pattern: candidate.codedBlockPatternChroma, to: &writer)

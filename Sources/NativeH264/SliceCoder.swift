@@ -8,8 +8,19 @@ import NativeH264Kernels
 struct SliceCoder {
     let source: EncoderPicture
     var reconstruction: EncoderPicture
-    let qp: Int
-    let chromaQP: Int
+    /// QPY of the macroblock being coded (the slice QP plus its adaptive offset, §7.4.5).
+    var qp: Int
+    /// QPC of the macroblock being coded.
+    var chromaQP: Int
+    /// SliceQPY (§7.4.3), the QP every macroblock's offset applies to.
+    let sliceQP: Int
+    /// Per macroblock (raster): the QPY offset from the slice QP that rate control asks for, empty for none.
+    let quantisationOffsets: [Int8]
+    /// QPY,PRED (§7.4.5): the QPY of the previous macroblock of the slice in decoding order.
+    var predictedQP: Int
+    /// Per macroblock (raster): its QPY as the decoder derives it (a skipped macroblock or one without
+    /// residual keeps QPY,PRED), for the deblocking thresholds (§8.7.2.2).
+    var macroblockQPs: [UInt8]
     let widthInMbs: Int, heightInMbs: Int
     /// TotalCoeff of each 4x4 luma block (AC of Intra16x16), raster over the picture's 4x4 grid (§9.2.1).
     var lumaTotals: [UInt8]
@@ -28,14 +39,18 @@ struct SliceCoder {
     /// Skipped macroblocks not yet counted by an mb_skip_run (§7.3.4).
     var skipRun = 0
 
-    init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil) {
+    init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil, quantisationOffsets: [Int8] = []) {
         self.source = source
         self.reference = reference
         reconstruction = EncoderPicture(widthInMacroblocks: source.width / 16, heightInMacroblocks: source.height / 16)
         qp = quantisationParameter
         chromaQP = ChromaQuantisation.chromaQP(lumaQP: quantisationParameter)
+        sliceQP = quantisationParameter
+        predictedQP = quantisationParameter
         widthInMbs = source.width / 16
         heightInMbs = source.height / 16
+        self.quantisationOffsets = quantisationOffsets.count == widthInMbs * heightInMbs ? quantisationOffsets : []
+        macroblockQPs = [UInt8](repeating: UInt8(quantisationParameter), count: widthInMbs * heightInMbs)
         lumaTotals = [UInt8](repeating: 0, count: widthInMbs * 4 * heightInMbs * 4)
         chromaTotals = [[UInt8]](repeating: [UInt8](repeating: 0, count: widthInMbs * 2 * heightInMbs * 2), count: 2)
         intra4x4Modes = [UInt8](repeating: 2, count: widthInMbs * 4 * heightInMbs * 4)
@@ -52,11 +67,13 @@ struct SliceCoder {
     mutating func encodeMacroblocks(to writer: inout BitWriter) {
         for mbY in 0..<heightInMbs {
             for mbX in 0..<widthInMbs {
+                selectQuantisation(macroblock: mbY * widthInMbs + mbX)
                 if isPredicted {
                     encodePredictedMacroblock(mbX: mbX, mbY: mbY, to: &writer)
                 } else {
                     encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
                 }
+                macroblockQPs[mbY * widthInMbs + mbX] = UInt8(predictedQP)
             }
         }
         if skipRun > 0 { writer.ue(UInt32(skipRun)); skipRun = 0 }
@@ -208,12 +225,12 @@ struct SliceCoder {
             writer.ue(UInt32(chromaMode.rawValue))
             let pattern = intra4x4.codedBlockPatternLuma | codedBlockPatternChroma << 4
             writer.ue(UInt32(Self.intraCodeNumByCodedBlockPattern[pattern]))
-            if pattern != 0 { writer.se(0) }
+            if pattern != 0 { writeQuantisationDelta(to: &writer) }
             writeIntra4x4Residual(mbX: mbX, mbY: mbY, intra4x4, to: &writer)
         } else {
             writer.ue(typeOffset + UInt32(1 + bestMode.rawValue + 4 * codedBlockPatternChroma + (codedLuma ? 12 : 0)))
             writer.ue(UInt32(chromaMode.rawValue))
-            writer.se(0)
+            writeQuantisationDelta(to: &writer)
             writeLumaResidual(mbX: mbX, mbY: mbY, levels: levels, dc: dc, coded: codedLuma, to: &writer)
         }
         writeChromaResidual(mbX: mbX, mbY: mbY, levels: chromaLevels, dc: chromaDC, pattern: codedBlockPatternChroma, to: &writer)
