@@ -1,4 +1,4 @@
-// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26] [--frames N] [--keyint 30]: the native H.264
+// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30]: the native H.264
 // encoder as a command, for scripts/benchmark-native-h264.sh, which runs it beside x264 and openh264 on the
 // same input (and under /usr/bin/time and callgrind). Frames are read, encoded and written one at a time,
 // so the peak RSS is the encoder's own. Prints "frames F bytes B seconds S", S the CPU time of this thread
@@ -10,8 +10,10 @@ import NativeH264
 
 /// The settings of one native encode.
 struct NativeEncodeSettings {
-    /// The fixed QP.
+    /// The fixed QP (when there is no ``bitRate``).
     var quantisationParameter = 26
+    /// The average bit rate of the encoder's rate control, bits per second (`nil`: the fixed QP).
+    var bitRate: Int?
     /// At most this many frames.
     var frameLimit = Int.max
     /// An IDR picture every this many frames.
@@ -22,7 +24,7 @@ struct NativeEncodeSettings {
 /// - Parameters:
 ///   - inputPath: a 4:2:0 Y4M file.
 ///   - outputPath: the H.264 elementary stream to write.
-///   - settings: QP, frame limit and GOP.
+///   - settings: QP or bit rate, frame limit and GOP.
 /// - Throws: the reader's, the encoder's or the sink's error.
 func runNativeEncode(inputPath: String, outputPath: String, settings: NativeEncodeSettings) throws {
     var reader = try Y4MReader(path: inputPath)
@@ -32,8 +34,9 @@ func runNativeEncode(inputPath: String, outputPath: String, settings: NativeEnco
     var seconds = 0.0
     while frames < settings.frameLimit, let frame = try reader.nextFrame() {
         if encoder == nil {
-            encoder = try NativeH264Encoder(width: frame.width, height: frame.height,
-                                            quantisationParameter: settings.quantisationParameter,
+            let rateControl: NativeH264Encoder.RateControl = settings.bitRate.map { .averageBitRate($0) }
+                ?? .constantQuantisationParameter(settings.quantisationParameter)
+            encoder = try NativeH264Encoder(width: frame.width, height: frame.height, rateControl: rateControl,
                                             framesPerSecond: framesPerSecond(reader.header.frameRate),
                                             keyFrameInterval: settings.keyFrameInterval)
         }

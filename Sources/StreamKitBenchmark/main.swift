@@ -8,7 +8,7 @@
 //   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
 //   streamkit-benchmark mp4-demux FILE [--rounds 5]
-//   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26] [--frames N] [--keyint 30]
+//   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -55,6 +55,7 @@ if arguments.first == "native-encode", arguments.count >= 3 {
         return parsed
     }
     let settings = NativeEncodeSettings(quantisationParameter: min(encodeOption("--qp", default: 26), 51),
+                                        bitRate: arguments.contains("--bitrate") ? max(encodeOption("--bitrate", default: 1_000_000), 1) : nil,
                                         frameLimit: max(encodeOption("--frames", default: Int.max), 1),
                                         keyFrameInterval: max(encodeOption("--keyint", default: 30), 1))
     try runNativeEncode(inputPath: arguments[arguments.startIndex + 1], outputPath: arguments[arguments.startIndex + 2], settings: settings)
@@ -69,7 +70,7 @@ let usage = """
            streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
            streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
            streamkit-benchmark mp4-demux FILE [--rounds N]
-           streamkit-benchmark native-encode IN.y4m OUT.264 [--qp N] [--frames N] [--keyint N]
+           streamkit-benchmark native-encode IN.y4m OUT.264 [--qp N | --bitrate BPS] [--frames N] [--keyint N]
     """
 guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
