@@ -10,7 +10,7 @@
 # Usage: scripts/benchmark-native-h264.sh [measure.py options]
 #   --frames N (default 60)  --keyint N (30)  --qps 22,27,32,37  --bitrates 500000,...,4000000
 #   --sequences foreman,cars,mandelbrot  --no-vmaf  --vmaf-subsample N  --rss-frames N  --profile-frames N
-#   --native-bitrate (ours has rate control: run its bitrate ladder too)  --encoders ours,...  --append
+#   --no-native-bitrate (ours on the QP ladder only)  --encoders ours,...  --ladders qp,bitrate  --append
 # Env: STREAMKIT_BENCHMARK_OUT (default .build/native-h264-benchmark), STREAMKIT_MODERN_FFMPEG.
 # Re-analyse without measuring: .build/peers-venv/bin/python scripts/native-h264-benchmark/analyse.py DIR/results.json
 set -euo pipefail

@@ -230,7 +230,8 @@ def main():
     parser.add_argument("--sequences", default="foreman,cars,mandelbrot")
     parser.add_argument("--qps", default="22,27,32,37", help="the QP ladder (every encoder)")
     parser.add_argument("--bitrates", default="500000,1000000,2000000,4000000", help="the bitrate ladder, bit/s")
-    parser.add_argument("--native-bitrate", action="store_true", help="ours has rate control: run its bitrate ladder")
+    parser.add_argument("--no-native-bitrate", dest="native_bitrate", action="store_false",
+                        help="ours only on the QP ladder (an encoder without rate control)")
     parser.add_argument("--no-vmaf", action="store_true")
     parser.add_argument("--vmaf-subsample", type=int, default=1, help="VMAF of every Nth frame (default 1)")
     parser.add_argument("--encoders", default="ours,x264-veryfast,x264-ultrafast,openh264")
