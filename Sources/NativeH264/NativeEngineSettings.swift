@@ -42,6 +42,9 @@ struct NativeEngineSettings {
         func refuse(_ property: ConfigurationProperty, _ reason: String) -> CodecError {
             .unsupportedProperty(property, reason: reason, engine: engineName)
         }
+        if configuration.entropyMode == .cabac {
+            throw refuse(.entropyMode, "CABAC is not coded; the native encoder writes CAVLC")
+        }
         if !configuration.profileLevel.isBaseline {
             throw refuse(.profileLevel, "\(configuration.profileLevel.profileName) is not coded; the native encoder writes "
                 + "Constrained Baseline only (use ProfileLevel(profile: .constrainedBaseline) or .h264Baseline)")
@@ -49,9 +52,6 @@ struct NativeEngineSettings {
         if configuration.allowFrameReordering && (configuration.maxBFrames ?? 1) > 0 {
             throw refuse(.maxBFrames,
                          "B-frames are not coded (I and P pictures only): set allowFrameReordering = false or maxBFrames = 0")
-        }
-        if configuration.entropyMode == .cabac {
-            throw refuse(.entropyMode, "CABAC is not coded; the native encoder writes CAVLC")
         }
         if configuration.quantizer != nil, configuration.averageBitRate != nil {
             throw refuse(.quantizer, "together with averageBitRate (constant QP has no rate control)")
