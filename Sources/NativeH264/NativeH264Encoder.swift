@@ -104,6 +104,10 @@ public struct NativeH264Encoder: Sendable {
     public let pictureParameterSet: H264PictureParameterSet
     /// An IDR picture every this many frames (1: every frame).
     public let keyFrameInterval: Int
+    /// How each picture is cut into slices.
+    public let sliceLayout: SliceLayout
+    /// The most threads one picture is coded on (slices of ``SliceLayout/count(_:)`` in parallel).
+    public let threadCount: Int
 
     let widthInMbs: Int, heightInMbs: Int
     /// IDR pictures so far (idr_pic_id alternates between consecutive ones).
@@ -120,14 +124,21 @@ public struct NativeH264Encoder: Sendable {
     ///   - quantisationParameter: QPY, 0…51 (lower is better quality).
     ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1).
     ///   - keyFrameInterval: an IDR picture every this many frames, 1… (1: all intra).
-    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP or key-frame interval.
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    ///   - threadCount: the most threads a picture is coded on, 1… (default: every available processor).
+    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, key-frame interval,
+    ///   slice layout or thread count.
     public init(width: Int, height: Int, quantisationParameter: Int, framesPerSecond: Int = 30,
-                keyFrameInterval: Int = 1) throws(NativeH264EncoderError) {
+                keyFrameInterval: Int = 1,
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
         guard width >= 2, height >= 2, width <= 8192, height <= 8192, width % 2 == 0, height % 2 == 0 else {
             throw .unsupportedSize(width: width, height: height)
         }
         guard (0...51).contains(quantisationParameter) else { throw .quantisationParameterOutOfRange(quantisationParameter) }
         guard keyFrameInterval >= 1 else { throw .keyFrameIntervalOutOfRange(keyFrameInterval) }
+        try Self.validate(sliceLayout, threadCount: threadCount)
+        self.sliceLayout = sliceLayout
+        self.threadCount = threadCount
         self.keyFrameInterval = keyFrameInterval
         self.width = width
         self.height = height
@@ -163,7 +174,6 @@ public struct NativeH264Encoder: Sendable {
         let isKeyFrame = forcingKeyFrame || reference == nil || framesSinceKeyFrame >= keyFrameInterval
         if isKeyFrame { framesSinceKeyFrame = 0 }
         var coder = SliceCoder(source: source, quantisationParameter: quantisationParameter, reference: isKeyFrame ? nil : reference)
-        var writer = BitWriter(reservingCapacity: widthInMbs * heightInMbs * 64)
         let nalType: H264NALUnitType = isKeyFrame ? .idrSlice : .nonIDRSlice
         var header = H264SliceHeader(nalUnitHeader: H264NALUnitHeader(nalRefIDC: 3, nalUnitType: nalType), sliceType: isKeyFrame ? .i : .p)
         header.allSlicesHaveSameType = true
@@ -175,16 +185,12 @@ public struct NativeH264Encoder: Sendable {
             keyFrameCount += 1
         }
         header.sliceQPDelta = Int32(quantisationParameter - 26)
-        header.write(to: &writer, sequenceParameterSet: sequenceParameterSet, pictureParameterSet: pictureParameterSet)
-        coder.encodeMacroblocks(to: &writer)
-        writer.rbspTrailingBits()
+        let slices = encodeSlices(&coder, header: header)
         coder.deblock()
         framesSinceKeyFrame += 1
         reference = coder.reconstruction
 
-        // nal_unit( ): forbidden_zero_bit 0, nal_ref_idc 3, nal_unit_type 5 or 1, then the EBSP (§7.3.1).
-        let slice = [UInt8(3 << 5) | nalType.rawValue] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
-        let units = isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit(), slice] : [slice]
+        let units = (isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit()] : []) + slices
         return EncodedPicture(nalUnits: units, isKeyFrame: isKeyFrame,
                               reconstruction: coder.croppedReconstruction(width: width, height: height),
                               macroblockTypes: coder.macroblockTypes)

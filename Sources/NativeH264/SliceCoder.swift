@@ -27,6 +27,9 @@ struct SliceCoder {
     var motionVectors: [SIMD2<Int32>]
     /// Skipped macroblocks not yet counted by an mb_skip_run (§7.3.4).
     var skipRun = 0
+    /// first_mb_in_slice of the slice being coded (§7.4.3): macroblocks before it belong to other
+    /// slices and are not available to it (§6.4.8).
+    var sliceStart = 0
 
     init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil) {
         self.source = source
@@ -46,19 +49,27 @@ struct SliceCoder {
     /// Whether the slice is a P slice.
     var isPredicted: Bool { reference != nil }
 
-    /// slice_data( ) (§7.3.4): every macroblock in raster order; in a P slice each coded macroblock
-    /// preceded by the mb_skip_run of the skipped ones before it, and a final run when the slice ends
-    /// with skipped macroblocks.
-    mutating func encodeMacroblocks(to writer: inout BitWriter) {
-        for mbY in 0..<heightInMbs {
-            for mbX in 0..<widthInMbs {
-                if isPredicted {
-                    encodePredictedMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-                } else {
-                    encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-                }
-            }
+    /// slice_data( ) (§7.3.4) of the slice of macroblocks `addresses` (raster order): in a P slice each
+    /// coded macroblock preceded by the mb_skip_run of the skipped ones before it, and a final run when
+    /// the slice ends with skipped macroblocks.
+    mutating func encodeMacroblocks(_ addresses: Range<Int>, to writer: inout BitWriter) {
+        sliceStart = addresses.lowerBound
+        for address in addresses { encodeMacroblock(at: address, to: &writer) }
+        endSlice(to: &writer)
+    }
+
+    /// Codes the macroblock at `address` of the current slice, P or I as the slice is.
+    mutating func encodeMacroblock(at address: Int, to writer: inout BitWriter) {
+        let mbX = address % widthInMbs, mbY = address / widthInMbs
+        if isPredicted {
+            encodePredictedMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+        } else {
+            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
         }
+    }
+
+    /// The end of slice_data( ): the pending mb_skip_run, if any.
+    mutating func endSlice(to writer: inout BitWriter) {
         if skipRun > 0 { writer.ue(UInt32(skipRun)); skipRun = 0 }
     }
 
@@ -68,10 +79,7 @@ struct SliceCoder {
     }
 
     mutating func encodeMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
-        var neighbours: IntraNeighbours = []
-        if mbX > 0 { neighbours.insert(.left) }
-        if mbY > 0 { neighbours.insert(.top) }
-        if mbX > 0 && mbY > 0 { neighbours.insert(.topLeft) }
+        let neighbours = intraNeighbours(mbX: mbX, mbY: mbY)
         let lumaStride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16
 
@@ -263,18 +271,21 @@ struct SliceCoder {
     }
 
     /// nC of a luma 4x4 block at picture 4x4 coordinates (§9.2.1): the rounded mean of the available
-    /// left and top blocks' TotalCoeff.
+    /// left and top blocks' TotalCoeff (a block of another slice is not available, §6.4.11.4).
     func lumaNC(blockX: Int, blockY: Int) -> Int {
         let stride = widthInMbs * 4
-        let hasLeft = blockX > 0, hasTop = blockY > 0
+        let hasLeft = blockX % 4 != 0 || isMacroblockAvailable(mbX: blockX / 4 - 1, mbY: blockY / 4)
+        let hasTop = blockY % 4 != 0 || isMacroblockAvailable(mbX: blockX / 4, mbY: blockY / 4 - 1)
         let nA = hasLeft ? Int(lumaTotals[blockY * stride + blockX - 1]) : 0
         let nB = hasTop ? Int(lumaTotals[(blockY - 1) * stride + blockX]) : 0
         return hasLeft && hasTop ? (nA + nB + 1) >> 1 : nA + nB
     }
 
+    /// nC of a chroma AC 4x4 block at the picture's chroma 4x4 coordinates (§9.2.1), as ``lumaNC(blockX:blockY:)``.
     func chromaNC(plane: Int, blockX: Int, blockY: Int) -> Int {
         let stride = widthInMbs * 2
-        let hasLeft = blockX > 0, hasTop = blockY > 0
+        let hasLeft = blockX % 2 != 0 || isMacroblockAvailable(mbX: blockX / 2 - 1, mbY: blockY / 2)
+        let hasTop = blockY % 2 != 0 || isMacroblockAvailable(mbX: blockX / 2, mbY: blockY / 2 - 1)
         let nA = hasLeft ? Int(chromaTotals[plane][blockY * stride + blockX - 1]) : 0
         let nB = hasTop ? Int(chromaTotals[plane][(blockY - 1) * stride + blockX]) : 0
         return hasLeft && hasTop ? (nA + nB + 1) >> 1 : nA + nB
