@@ -8,6 +8,7 @@
 //   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
 //   streamkit-benchmark mp4-demux FILE [--rounds 5]
+//   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -47,6 +48,18 @@ if arguments.first == "native", arguments.count >= 2 {
                            frameLimit: max(gopOption("--frames", default: 60), 1), keyFrameInterval: max(gopOption("--keyint", default: 30), 1))
     exit(0)
 }
+if arguments.first == "native-slices", arguments.count >= 2 {
+    func slicesOption(_ name: String, default value: Int) -> Int {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
+              let parsed = Int(arguments[index + 1]), parsed > 0 else { return value }
+        return parsed
+    }
+    try benchmarkNativeSlices(path: arguments[arguments.startIndex + 1], qp: min(slicesOption("--qp", default: 26), 51),
+                              frameLimit: slicesOption("--frames", default: 30), keyFrameInterval: slicesOption("--keyint", default: 30),
+                              sliceCount: slicesOption("--slices", default: 4), maximumBytes: max(slicesOption("--bytes", default: 1200), 32),
+                              rounds: slicesOption("--rounds", default: 2))
+    exit(0)
+}
 let usage = """
     usage: streamkit-benchmark annexb-to-avcc FILE [--megabytes N] [--rounds N]
            streamkit-benchmark bits FILE [--megabytes N] [--rounds N] [--elements N]
@@ -56,6 +69,7 @@ let usage = """
            streamkit-benchmark mp4-mux FILE.h264 [--megabytes N] [--rounds N]
            streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
            streamkit-benchmark mp4-demux FILE [--rounds N]
+           streamkit-benchmark native-slices FILE.y4m [--qp N] [--frames N] [--keyint N] [--slices N] [--bytes N] [--rounds N]
     """
 guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
