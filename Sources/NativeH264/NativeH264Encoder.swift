@@ -7,7 +7,8 @@ import NativeH264Kernels
 ///
 /// Every `keyFrameInterval` frames (and when asked) a frame is coded as an IDR picture, the frames
 /// between as P pictures predicting from the previous reconstructed picture (one reference frame,
-/// frame_num counting up, POC type 2). One slice per picture, a fixed QP. In an IDR picture each
+/// frame_num counting up, POC type 2). One slice per picture or several (``SliceLayout``: by count,
+/// coded on up to ``threadCount`` threads, or by a maximum NAL unit size), a fixed QP. In an IDR picture each
 /// macroblock is I_16x16 (four modes) or I_NxN (nine 4x4 modes per block), whichever costs less in
 /// SATD plus λ-weighted mode bits, with the cheapest of the four chroma modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
@@ -21,13 +22,17 @@ import NativeH264Kernels
 /// var encoder = try NativeH264Encoder(width: 176, height: 144, quantisationParameter: 26, keyFrameInterval: 30)
 /// let picture = try encoder.encode(frame)      // frame: a PixelBuffer of 176x144
 /// file.write(picture.annexB)                   // SPS, PPS and the IDR slice, or a P slice, with start codes
+///
+/// // Slices that each fit one RTP packet, or four slices coded on two threads:
+/// var sliced = try NativeH264Encoder(width: 1280, height: 720, quantisationParameter: 26, sliceLayout: .maximumBytes(1200))
+/// var threaded = try NativeH264Encoder(width: 1280, height: 720, quantisationParameter: 26, sliceLayout: .count(4), threadCount: 2)
 /// ```
 ///
 /// Not registered as a codec engine yet: sub-macroblock partitions below 8x8, rate control and the session properties come next.
 public struct NativeH264Encoder: Sendable {
     /// One coded frame.
     public struct EncodedPicture: Sendable {
-        /// The NAL units (SPS, PPS, then the IDR slice; or the P slice alone), each without start code.
+        /// The NAL units (SPS, PPS, then the IDR slices; or the P slices alone), each without start code.
         public var nalUnits: [[UInt8]]
         /// Whether the picture is an IDR picture.
         public var isKeyFrame: Bool

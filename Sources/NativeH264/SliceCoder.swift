@@ -2,9 +2,10 @@ import Bitstream
 import MediaCore
 import NativeH264Kernels
 
-/// Codes the macroblocks of one I or P slice covering the picture (I_16x16 or I_NxN + intra chroma,
+/// Codes the macroblocks of the I or P slices of a picture (I_16x16 or I_NxN + intra chroma,
 /// and in P slices P_L0_16x16 and P_Skip, §7.3.4, §7.3.5) and keeps the reconstruction exactly as the
-/// decoder builds it (§8.3.3, §8.3.4, §8.4, §8.5).
+/// decoder builds it (§8.3.3, §8.3.4, §8.4, §8.5). Slices are coded one after the other
+/// (``sliceStart``), each seeing only its own macroblocks as neighbours (§6.4.8).
 struct SliceCoder {
     let source: EncoderPicture
     var reconstruction: EncoderPicture
