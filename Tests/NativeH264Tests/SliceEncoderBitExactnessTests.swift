@@ -193,7 +193,12 @@ struct SliceEncoderBitExactnessTests {
         var frames = [PixelBuffer]()
         while frames.count < 12, let frame = try reader.nextFrame() { frames.append(frame) }
         let run = try Self.expectBitExact(frames, qp: 26, keyFrameInterval: 30, layout: layout, label: "cars")
-        #expect(run.slices.allSatisfy { $0.count > 1 }, "\(run.slices.map(\.count))")
+        if case .count = layout {
+            #expect(run.slices.allSatisfy { $0.count == 4 }, "\(run.slices.map(\.count))")
+        } else {
+            // The IDR picture takes several slices; a small P picture may fit in one.
+            #expect(run.slices[0].count > 1 && run.slices.allSatisfy { $0.allSatisfy { $0.count <= 1200 } }, "\(run.slices.map { $0.map(\.count) })")
+        }
         #expect(run.types.skipped > 0 && run.types.predicted16x16 > 0, "\(run.types)")
     }
 
