@@ -53,6 +53,6 @@ extension NativeH264Encoder {
         case let .count(n): guard n >= 1 else { throw .sliceCountOutOfRange(n) }
         case let .maximumBytes(limit): guard limit >= SliceLayout.smallestMaximumBytes else { throw .maximumSliceBytesOutOfRange(limit) }
         }
-        guard threadCount >= 1 else { throw .threadCountOutOfRange(threadCount) }
+        guard (1...maximumThreadCount).contains(threadCount) else { throw .threadCountOutOfRange(threadCount) }
     }
 }

@@ -3,9 +3,13 @@ import Foundation
 import H264
 
 extension NativeH264Encoder {
-    /// The processors this process may run on (its CPU affinity and quota): the default
-    /// ``threadCount``.
-    public static var availableProcessorCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// The processors this process may run on (its CPU affinity and quota), at most
+    /// ``maximumThreadCount``: the default ``threadCount``.
+    public static var availableProcessorCount: Int { min(max(1, ProcessInfo.processInfo.activeProcessorCount), maximumThreadCount) }
+
+    /// The most threads an encoder accepts. Each thread that codes slices holds a picture-sized copy of
+    /// the coder's state (about 2.2 bytes per pixel: 4.5 MB at 1920x1080), so the count is capped.
+    public static let maximumThreadCount = 64
 
     /// Slice threading: `workers` threads code `slices` (worker k the slices k, k + workers, …), each
     /// on a copy of `coder` of its own; the coded slices are then taken into `coder` and the NAL units

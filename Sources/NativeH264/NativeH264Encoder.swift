@@ -130,7 +130,8 @@ public struct NativeH264Encoder: Sendable {
     ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1).
     ///   - keyFrameInterval: an IDR picture every this many frames, 1… (1: all intra).
     ///   - sliceLayout: how each picture is cut into slices (default one slice).
-    ///   - threadCount: the most threads a picture is coded on, 1… (default: every available processor).
+    ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
+    ///     available processor).
     /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, key-frame interval,
     ///   slice layout or thread count.
     public init(width: Int, height: Int, quantisationParameter: Int, framesPerSecond: Int = 30,

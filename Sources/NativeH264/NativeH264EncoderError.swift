@@ -14,7 +14,7 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
     /// ``NativeH264Encoder/SliceLayout/maximumBytes(_:)`` is below
     /// ``NativeH264Encoder/SliceLayout/smallestMaximumBytes``.
     case maximumSliceBytesOutOfRange(Int)
-    /// The thread count is below 1.
+    /// The thread count is outside 1…``NativeH264Encoder/maximumThreadCount``.
     case threadCountOutOfRange(Int)
 
     /// A one-line description.
@@ -28,7 +28,7 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
         case let .sliceCountOutOfRange(count): "native H.264 encoder: slice count \(count) is below 1"
         case let .maximumSliceBytesOutOfRange(limit):
             "native H.264 encoder: a maximum slice size of \(limit) bytes is below \(NativeH264Encoder.SliceLayout.smallestMaximumBytes)"
-        case let .threadCountOutOfRange(count): "native H.264 encoder: thread count \(count) is below 1"
+        case let .threadCountOutOfRange(count): "native H.264 encoder: thread count \(count) is outside 1…\(NativeH264Encoder.maximumThreadCount)"
         }
     }
 }

@@ -242,6 +242,9 @@ struct SliceEncoderBitExactnessTests {
         #expect(throws: NativeH264EncoderError.threadCountOutOfRange(0)) {
             try NativeH264Encoder(width: 64, height: 48, quantisationParameter: 26, threadCount: 0)
         }
+        #expect(throws: NativeH264EncoderError.threadCountOutOfRange(NativeH264Encoder.maximumThreadCount + 1)) {
+            try NativeH264Encoder(width: 64, height: 48, quantisationParameter: 26, threadCount: NativeH264Encoder.maximumThreadCount + 1)
+        }
     }
 
     /// The program a user writes to send each slice in one RTP packet: a byte limit, then one NAL unit
