@@ -41,14 +41,20 @@ public struct NativeCodecEngine: CodecEngine {
     public let threadLimit: Int?
     /// Receives every reconstructed picture (`streamkit encode --recon`), if set.
     public let reconstructionHandler: ReconstructionHandler?
+    /// How each picture is cut into slices (``NativeH264Encoder/SliceLayout/count(_:)`` slices are coded
+    /// on up to ``threadLimit`` threads).
+    public let sliceLayout: NativeH264Encoder.SliceLayout
 
     /// Creates the engine.
     /// - Parameters:
     ///   - threadLimit: the most threads an encoder may use, 1… (nil: all cores).
     ///   - reconstructionHandler: called with each reconstructed picture and its presentation time.
-    public init(threadLimit: Int? = nil, reconstructionHandler: ReconstructionHandler? = nil) {
-        self.threadLimit = threadLimit.map { max(1, $0) }
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    public init(threadLimit: Int? = nil, reconstructionHandler: ReconstructionHandler? = nil,
+                sliceLayout: NativeH264Encoder.SliceLayout = .single) {
+        self.threadLimit = threadLimit.map { min(max(1, $0), NativeH264Encoder.maximumThreadCount) }
         self.reconstructionHandler = reconstructionHandler
+        self.sliceLayout = sliceLayout
     }
 
     /// Makes a video encoder.
@@ -62,7 +68,8 @@ public struct NativeCodecEngine: CodecEngine {
         guard configuration.codec == .h264 else { throw .noEngine("engine native cannot encode \(configuration.codec.rawValue)") }
         try configuration.validate()
         try NativeEngineSettings(configuration: configuration, engineName: name).check()
-        return try NativeVideoEncoder(configuration: configuration, engineName: name, reconstructionHandler: reconstructionHandler)
+        return try NativeVideoEncoder(configuration: configuration, engineName: name, reconstructionHandler: reconstructionHandler,
+                                          sliceLayout: sliceLayout, threadCount: threadLimit ?? NativeH264Encoder.availableProcessorCount)
     }
 
     /// The native engine does not decode.

@@ -8,7 +8,8 @@ import NativeH264Kernels
 ///
 /// Every `keyFrameInterval` frames (and when asked) a frame is coded as an IDR picture, the frames
 /// between as P pictures predicting from the previous reconstructed picture (one reference frame,
-/// frame_num counting up, POC type 2). One slice per picture, a fixed QP. In an IDR picture each
+/// frame_num counting up, POC type 2). One slice per picture or several (``SliceLayout``: by count,
+/// coded on up to ``threadCount`` threads, or by a maximum NAL unit size), a fixed QP. In an IDR picture each
 /// macroblock is I_16x16 (four modes) or I_NxN (nine 4x4 modes per block), whichever costs less in
 /// SATD plus λ-weighted mode bits, with the cheapest of the four chroma modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
@@ -22,6 +23,10 @@ import NativeH264Kernels
 /// var encoder = try NativeH264Encoder(width: 176, height: 144, quantisationParameter: 26, keyFrameInterval: 30)
 /// let picture = try encoder.encode(frame)      // frame: a PixelBuffer of 176x144
 /// file.write(picture.annexB)                   // SPS, PPS and the IDR slice, or a P slice, with start codes
+///
+/// // Slices that each fit one RTP packet, or four slices coded on two threads:
+/// var sliced = try NativeH264Encoder(width: 1280, height: 720, quantisationParameter: 26, sliceLayout: .maximumBytes(1200))
+/// var threaded = try NativeH264Encoder(width: 1280, height: 720, quantisationParameter: 26, sliceLayout: .count(4), threadCount: 2)
 /// ```
 ///
 /// Rate control (``RateControl``): a constant QP, or an average bit rate with picture- and
@@ -30,7 +35,7 @@ import NativeH264Kernels
 public struct NativeH264Encoder: Sendable {
     /// One coded frame.
     public struct EncodedPicture: Sendable {
-        /// The NAL units (SPS, PPS, then the IDR slice; or the P slice alone), each without start code.
+        /// The NAL units (SPS, PPS, then the IDR slices; or the P slices alone), each without start code.
         public var nalUnits: [[UInt8]]
         /// Whether the picture is an IDR picture.
         public var isKeyFrame: Bool
@@ -109,6 +114,10 @@ public struct NativeH264Encoder: Sendable {
     public let keyFrameInterval: Int
     /// How QPs are chosen; change it on the running encoder with ``setAverageBitRate(_:)`` and ``setDataRateLimits(_:)``.
     public var rateControl: RateControl { controller.control }
+    /// How each picture is cut into slices.
+    public let sliceLayout: SliceLayout
+    /// The most threads one picture is coded on (slices of ``SliceLayout/count(_:)`` in parallel).
+    public let threadCount: Int
 
     let widthInMbs: Int, heightInMbs: Int
     /// IDR pictures so far (idr_pic_id alternates between consecutive ones).
@@ -129,11 +138,17 @@ public struct NativeH264Encoder: Sendable {
     ///   - quantisationParameter: QPY, 0…51 (lower is better quality).
     ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1).
     ///   - keyFrameInterval: an IDR picture every this many frames, 1… (1: all intra).
-    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP or key-frame interval.
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
+    ///     available processor).
+    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, key-frame interval,
+    ///   slice layout or thread count.
     public init(width: Int, height: Int, quantisationParameter: Int, framesPerSecond: Int = 30,
-                keyFrameInterval: Int = 1) throws(NativeH264EncoderError) {
+                keyFrameInterval: Int = 1,
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
         try self.init(width: width, height: height, rateControl: .constantQuantisationParameter(quantisationParameter),
-                      framesPerSecond: framesPerSecond, keyFrameInterval: keyFrameInterval)
+                      framesPerSecond: framesPerSecond, keyFrameInterval: keyFrameInterval,
+                      sliceLayout: sliceLayout, threadCount: threadCount)
     }
 
     /// Creates an encoder with a rate control.
@@ -144,14 +159,22 @@ public struct NativeH264Encoder: Sendable {
     ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1), and the frame duration
     ///     rate control assumes when pictures come without a time.
     ///   - keyFrameInterval: an IDR picture every this many frames, 1… (1: all intra).
-    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, bit rate, limit or key-frame interval.
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
+    ///     available processor).
+    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, bit rate, limit,
+    ///   key-frame interval, slice layout or thread count.
     public init(width: Int, height: Int, rateControl: RateControl, framesPerSecond: Int = 30,
-                keyFrameInterval: Int = 1) throws(NativeH264EncoderError) {
+                keyFrameInterval: Int = 1,
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
         guard width >= 2, height >= 2, width <= 8192, height <= 8192, width % 2 == 0, height % 2 == 0 else {
             throw .unsupportedSize(width: width, height: height)
         }
         try rateControl.validate()
         guard keyFrameInterval >= 1 else { throw .keyFrameIntervalOutOfRange(keyFrameInterval) }
+        try Self.validate(sliceLayout, threadCount: threadCount)
+        self.sliceLayout = sliceLayout
+        self.threadCount = threadCount
         self.keyFrameInterval = keyFrameInterval
         self.width = width
         self.height = height
@@ -248,7 +271,6 @@ public struct NativeH264Encoder: Sendable {
     func codePicture(_ source: EncoderPicture, isKeyFrame: Bool, qp: Int, offsets: [Int8]) -> CodedPicture {
         var coder = SliceCoder(source: source, quantisationParameter: qp, reference: isKeyFrame ? nil : reference,
                                quantisationOffsets: offsets)
-        var writer = BitWriter(reservingCapacity: widthInMbs * heightInMbs * 64)
         let nalType: H264NALUnitType = isKeyFrame ? .idrSlice : .nonIDRSlice
         var header = H264SliceHeader(nalUnitHeader: H264NALUnitHeader(nalRefIDC: 3, nalUnitType: nalType), sliceType: isKeyFrame ? .i : .p)
         header.allSlicesHaveSameType = true
@@ -260,14 +282,10 @@ public struct NativeH264Encoder: Sendable {
             header.idrPicID = UInt32(keyFrameCount & 1)  // consecutive IDR pictures differ in idr_pic_id (§7.4.3)
         }
         header.sliceQPDelta = Int32(qp - 26)
-        header.write(to: &writer, sequenceParameterSet: sequenceParameterSet, pictureParameterSet: pictureParameterSet)
-        coder.encodeMacroblocks(to: &writer)
-        writer.rbspTrailingBits()
+        let slices = encodeSlices(&coder, header: header)
         coder.deblock()
 
-        // nal_unit( ): forbidden_zero_bit 0, nal_ref_idc 3, nal_unit_type 5 or 1, then the EBSP (§7.3.1).
-        let slice = [UInt8(3 << 5) | nalType.rawValue] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
-        let units = isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit(), slice] : [slice]
+        let units = (isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit()] : []) + slices
         return CodedPicture(nalUnits: units, coder: coder)
     }
 }

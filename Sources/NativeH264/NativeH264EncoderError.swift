@@ -15,6 +15,13 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
     case dataRateLimitOutOfRange(bytes: Int, seconds: Double)
     /// An adaptive quantisation strength outside 0…4.
     case adaptiveQuantisationStrengthOutOfRange(Double)
+    /// ``NativeH264Encoder/SliceLayout/count(_:)`` asked for fewer than one slice.
+    case sliceCountOutOfRange(Int)
+    /// ``NativeH264Encoder/SliceLayout/maximumBytes(_:)`` is below
+    /// ``NativeH264Encoder/SliceLayout/smallestMaximumBytes``.
+    case maximumSliceBytesOutOfRange(Int)
+    /// The thread count is outside 1…``NativeH264Encoder/maximumThreadCount``.
+    case threadCountOutOfRange(Int)
 
     /// A one-line description.
     public var description: String {
@@ -28,6 +35,10 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
         case let .dataRateLimitOutOfRange(bytes, seconds):
             "native H.264 encoder: data-rate limit (\(bytes) bytes, \(seconds) s) needs positive bytes and 0 < seconds ≤ 3600"
         case let .adaptiveQuantisationStrengthOutOfRange(strength): "native H.264 encoder: adaptive quantisation strength \(strength) is outside 0…4"
+        case let .sliceCountOutOfRange(count): "native H.264 encoder: slice count \(count) is below 1"
+        case let .maximumSliceBytesOutOfRange(limit):
+            "native H.264 encoder: a maximum slice size of \(limit) bytes is below \(NativeH264Encoder.SliceLayout.smallestMaximumBytes)"
+        case let .threadCountOutOfRange(count): "native H.264 encoder: thread count \(count) is outside 1…\(NativeH264Encoder.maximumThreadCount)"
         }
     }
 }

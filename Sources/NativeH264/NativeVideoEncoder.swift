@@ -21,13 +21,17 @@ final class NativeVideoEncoder: VideoEncoder {
     ///   - configuration: the session's properties (checked by ``NativeEngineSettings``).
     ///   - engineName: the engine's name, for errors.
     ///   - reconstructionHandler: receives each reconstructed picture.
+    ///   - sliceLayout: how each picture is cut into slices.
+    ///   - threadCount: the most threads a picture is coded on.
     /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` when the encoder refuses a value.
     init(configuration: CompressionConfiguration, engineName: String,
-         reconstructionHandler: NativeCodecEngine.ReconstructionHandler?) throws(CodecError) {
+         reconstructionHandler: NativeCodecEngine.ReconstructionHandler?,
+         sliceLayout: NativeH264Encoder.SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(CodecError) {
         let settings = NativeEngineSettings(configuration: configuration, engineName: engineName)
         do {
             encoder = try NativeH264Encoder(width: configuration.width, height: configuration.height, rateControl: settings.rateControl,
-                                            framesPerSecond: settings.framesPerSecond, keyFrameInterval: settings.keyFrameInterval)
+                                            framesPerSecond: settings.framesPerSecond, keyFrameInterval: settings.keyFrameInterval,
+                                            sliceLayout: sliceLayout, threadCount: threadCount)
         } catch {
             throw .unsupportedProperty(.size, reason: error.description, engine: engineName)
         }

@@ -116,10 +116,7 @@ extension SliceCoder {
 
     /// The least SATD of the usable Intra_16x16 predictions of a macroblock (§8.3.3).
     func intra16x16Cost(mbX: Int, mbY: Int) -> Int {
-        var neighbours: IntraNeighbours = []
-        if mbX > 0 { neighbours.insert(.left) }
-        if mbY > 0 { neighbours.insert(.top) }
-        if mbX > 0 && mbY > 0 { neighbours.insert(.topLeft) }
+        let neighbours = intraNeighbours(mbX: mbX, mbY: mbY)
         let stride = source.width, x0 = mbX * 16, y0 = mbY * 16
         var best = Int.max
         reconstruction.luma.withUnsafeBufferPointer { recon in

@@ -55,12 +55,12 @@ extension SliceCoder {
         for blk in 0..<16 {
             let (bx, by) = Self.blockOrigin[blk]
             let gx = mbX * 4 + bx / 4, gy = mbY * 4 + by / 4
-            // Neighbours (§6.4.11.4): left and top exist inside the picture; top-right only when
-            // already decoded; the predicted mode from the left and top blocks (§8.3.1.1).
+            // Neighbours (§6.4.11.4): inside the picture and the slice, and already decoded; the
+            // predicted mode from the left and top blocks (§8.3.1.1).
             var neighbours: IntraNeighbours = []
-            if x0 + bx > 0 { neighbours.insert(.left) }
-            if y0 + by > 0 { neighbours.insert(.top) }
-            if x0 + bx > 0 && y0 + by > 0 { neighbours.insert(.topLeft) }
+            if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx - 1, y: by) { neighbours.insert(.left) }
+            if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx, y: by - 1) { neighbours.insert(.top) }
+            if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx - 1, y: by - 1) { neighbours.insert(.topLeft) }
             if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx + 4, y: by - 1) { neighbours.insert(.topRight) }
             let predicted = neighbours.contains(.left) && neighbours.contains(.top)
                 ? min(Int(intra4x4Modes[gy * gridStride + gx - 1]), Int(intra4x4Modes[(gy - 1) * gridStride + gx])) : 2
@@ -115,14 +115,15 @@ extension SliceCoder {
         return result
     }
 
-    /// Whether the sample at (x, y) relative to the macroblock is decoded before block `blk` (§6.4.11.4).
+    /// Whether the sample at (x, y) relative to the macroblock is available to block `blk` (§6.4.11.4):
+    /// in a macroblock of the picture and the slice (§6.4.12), decoded before the block.
     func isAvailable(mbX: Int, mbY: Int, blk: Int, x: Int, y: Int) -> Bool {
         if y < 0 {
-            if x < 0 { return mbX > 0 && mbY > 0 }
-            if x < 16 { return mbY > 0 }
-            return mbY > 0 && mbX + 1 < widthInMbs
+            if x < 0 { return isMacroblockAvailable(mbX: mbX - 1, mbY: mbY - 1) }
+            if x < 16 { return isMacroblockAvailable(mbX: mbX, mbY: mbY - 1) }
+            return isMacroblockAvailable(mbX: mbX + 1, mbY: mbY - 1)
         }
-        if x < 0 { return mbX > 0 }
+        if x < 0 { return isMacroblockAvailable(mbX: mbX - 1, mbY: mbY) }
         if x >= 16 { return false }
         let index = (y / 8) * 8 + (x / 8) * 4 + ((y % 8) / 4) * 2 + (x % 8) / 4
         return index < blk

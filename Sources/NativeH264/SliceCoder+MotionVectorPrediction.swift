@@ -28,8 +28,8 @@ enum PartitionShape: Int, CaseIterable {
 
 extension SliceCoder {
     /// refIdxL0 and mvL0 of the 4x4 block covering luma location (x, y) relative to macroblock
-    /// (mbX, mbY) (§6.4.11.7, §8.4.1.3.2): nil when its macroblock is outside the picture or not yet
-    /// decoded (a block of the current macroblock counts as decoded only when `insideDecoded`); refIdx −1
+    /// (mbX, mbY) (§6.4.11.7, §8.4.1.3.2): nil when its macroblock is outside the picture or the slice,
+    /// or not yet decoded (a block of the current macroblock counts as decoded only when `insideDecoded`); refIdx −1
     /// and a zero vector for an intra macroblock.
     func neighbourMotion(mbX: Int, mbY: Int, x: Int, y: Int, insideDecoded: Bool = false) -> (refIdx: Int, mv: SIMD2<Int32>)? {
         let px = mbX * 16 + x, py = mbY * 16 + y
@@ -37,7 +37,7 @@ extension SliceCoder {
         let nx = px >> 4, ny = py >> 4
         if nx == mbX && ny == mbY {
             if !insideDecoded { return nil }
-        } else if !(ny < mbY || (ny == mbY && nx < mbX)) {
+        } else if !(ny < mbY || (ny == mbY && nx < mbX)) || ny * widthInMbs + nx < sliceStart {
             return nil
         }
         if macroblockIsIntra[ny * widthInMbs + nx] && !(nx == mbX && ny == mbY) { return (-1, .zero) }
@@ -71,7 +71,7 @@ extension SliceCoder {
         return SIMD2(median(na.mv.x, nb.mv.x, nc.mv.x), median(na.mv.y, nb.mv.y, nc.mv.y))
     }
 
-    /// mvL0 of a P_Skip macroblock (§8.4.1.1): zero when A or B is outside the picture or either has
+    /// mvL0 of a P_Skip macroblock (§8.4.1.1): zero when A or B is not available (outside the picture or the slice) or either has
     /// refIdxL0 0 with a zero vector, the 16x16 predictor otherwise.
     func skipMotionVector(mbX: Int, mbY: Int, predictor: SIMD2<Int32>) -> SIMD2<Int32> {
         guard let a = neighbourMotion(mbX: mbX, mbY: mbY, x: -1, y: 0), let b = neighbourMotion(mbX: mbX, mbY: mbY, x: 0, y: -1) else { return .zero }

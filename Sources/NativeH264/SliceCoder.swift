@@ -2,9 +2,10 @@ import Bitstream
 import MediaCore
 import NativeH264Kernels
 
-/// Codes the macroblocks of one I or P slice covering the picture (I_16x16 or I_NxN + intra chroma,
+/// Codes the macroblocks of the I or P slices of a picture (I_16x16 or I_NxN + intra chroma,
 /// and in P slices P_L0_16x16 and P_Skip, §7.3.4, §7.3.5) and keeps the reconstruction exactly as the
-/// decoder builds it (§8.3.3, §8.3.4, §8.4, §8.5).
+/// decoder builds it (§8.3.3, §8.3.4, §8.4, §8.5). Slices are coded one after the other
+/// (``sliceStart``), each seeing only its own macroblocks as neighbours (§6.4.8).
 struct SliceCoder {
     let source: EncoderPicture
     var reconstruction: EncoderPicture
@@ -38,6 +39,9 @@ struct SliceCoder {
     var motionVectors: [SIMD2<Int32>]
     /// Skipped macroblocks not yet counted by an mb_skip_run (§7.3.4).
     var skipRun = 0
+    /// first_mb_in_slice of the slice being coded (§7.4.3): macroblocks before it belong to other
+    /// slices and are not available to it (§6.4.8).
+    var sliceStart = 0
 
     init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil, quantisationOffsets: [Int8] = []) {
         self.source = source
@@ -61,21 +65,37 @@ struct SliceCoder {
     /// Whether the slice is a P slice.
     var isPredicted: Bool { reference != nil }
 
-    /// slice_data( ) (§7.3.4): every macroblock in raster order; in a P slice each coded macroblock
-    /// preceded by the mb_skip_run of the skipped ones before it, and a final run when the slice ends
-    /// with skipped macroblocks.
-    mutating func encodeMacroblocks(to writer: inout BitWriter) {
-        for mbY in 0..<heightInMbs {
-            for mbX in 0..<widthInMbs {
-                selectQuantisation(macroblock: mbY * widthInMbs + mbX)
-                if isPredicted {
-                    encodePredictedMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-                } else {
-                    encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-                }
-                macroblockQPs[mbY * widthInMbs + mbX] = UInt8(predictedQP)
-            }
+    /// slice_data( ) (§7.3.4) of the slice of macroblocks `addresses` (raster order): in a P slice each
+    /// coded macroblock preceded by the mb_skip_run of the skipped ones before it, and a final run when
+    /// the slice ends with skipped macroblocks.
+    mutating func encodeMacroblocks(_ addresses: Range<Int>, to writer: inout BitWriter) {
+        startSlice(at: addresses.lowerBound)
+        for address in addresses { encodeMacroblock(at: address, to: &writer) }
+        endSlice(to: &writer)
+    }
+
+    /// Starts a slice whose first_mb_in_slice is `address`: macroblocks before it are not available
+    /// (§6.4.8), and QPY,PRED restarts at SliceQPY (§7.4.5: at the first macroblock of a slice).
+    mutating func startSlice(at address: Int) {
+        sliceStart = address
+        predictedQP = sliceQP
+    }
+
+    /// Codes the macroblock at `address` of the current slice, P or I as the slice is, at the QP rate
+    /// control asks for, and records the QPY the decoder derives for it (for deblocking, §8.7.2.2).
+    mutating func encodeMacroblock(at address: Int, to writer: inout BitWriter) {
+        let mbX = address % widthInMbs, mbY = address / widthInMbs
+        selectQuantisation(macroblock: address)
+        if isPredicted {
+            encodePredictedMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+        } else {
+            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
         }
+        macroblockQPs[address] = UInt8(predictedQP)
+    }
+
+    /// The end of slice_data( ): the pending mb_skip_run, if any.
+    mutating func endSlice(to writer: inout BitWriter) {
         if skipRun > 0 { writer.ue(UInt32(skipRun)); skipRun = 0 }
     }
 
@@ -85,10 +105,7 @@ struct SliceCoder {
     }
 
     mutating func encodeMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
-        var neighbours: IntraNeighbours = []
-        if mbX > 0 { neighbours.insert(.left) }
-        if mbY > 0 { neighbours.insert(.top) }
-        if mbX > 0 && mbY > 0 { neighbours.insert(.topLeft) }
+        let neighbours = intraNeighbours(mbX: mbX, mbY: mbY)
         let lumaStride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16
 
@@ -280,18 +297,21 @@ struct SliceCoder {
     }
 
     /// nC of a luma 4x4 block at picture 4x4 coordinates (§9.2.1): the rounded mean of the available
-    /// left and top blocks' TotalCoeff.
+    /// left and top blocks' TotalCoeff (a block of another slice is not available, §6.4.11.4).
     func lumaNC(blockX: Int, blockY: Int) -> Int {
         let stride = widthInMbs * 4
-        let hasLeft = blockX > 0, hasTop = blockY > 0
+        let hasLeft = blockX % 4 != 0 || isMacroblockAvailable(mbX: blockX / 4 - 1, mbY: blockY / 4)
+        let hasTop = blockY % 4 != 0 || isMacroblockAvailable(mbX: blockX / 4, mbY: blockY / 4 - 1)
         let nA = hasLeft ? Int(lumaTotals[blockY * stride + blockX - 1]) : 0
         let nB = hasTop ? Int(lumaTotals[(blockY - 1) * stride + blockX]) : 0
         return hasLeft && hasTop ? (nA + nB + 1) >> 1 : nA + nB
     }
 
+    /// nC of a chroma AC 4x4 block at the picture's chroma 4x4 coordinates (§9.2.1), as ``lumaNC(blockX:blockY:)``.
     func chromaNC(plane: Int, blockX: Int, blockY: Int) -> Int {
         let stride = widthInMbs * 2
-        let hasLeft = blockX > 0, hasTop = blockY > 0
+        let hasLeft = blockX % 2 != 0 || isMacroblockAvailable(mbX: blockX / 2 - 1, mbY: blockY / 2)
+        let hasTop = blockY % 2 != 0 || isMacroblockAvailable(mbX: blockX / 2, mbY: blockY / 2 - 1)
         let nA = hasLeft ? Int(chromaTotals[plane][blockY * stride + blockX - 1]) : 0
         let nB = hasTop ? Int(chromaTotals[plane][(blockY - 1) * stride + blockX]) : 0
         return hasLeft && hasTop ? (nA + nB + 1) >> 1 : nA + nB

@@ -9,6 +9,7 @@
 //   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
 //   streamkit-benchmark mp4-demux FILE [--rounds 5]
 //   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30]
+//   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -61,6 +62,18 @@ if arguments.first == "native-encode", arguments.count >= 3 {
     try runNativeEncode(inputPath: arguments[arguments.startIndex + 1], outputPath: arguments[arguments.startIndex + 2], settings: settings)
     exit(0)
 }
+if arguments.first == "native-slices", arguments.count >= 2 {
+    func slicesOption(_ name: String, default value: Int) -> Int {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
+              let parsed = Int(arguments[index + 1]), parsed > 0 else { return value }
+        return parsed
+    }
+    try benchmarkNativeSlices(path: arguments[arguments.startIndex + 1], qp: min(slicesOption("--qp", default: 26), 51),
+                              frameLimit: slicesOption("--frames", default: 30), keyFrameInterval: slicesOption("--keyint", default: 30),
+                              sliceCount: slicesOption("--slices", default: 4), maximumBytes: max(slicesOption("--bytes", default: 1200), 32),
+                              rounds: slicesOption("--rounds", default: 2))
+    exit(0)
+}
 let usage = """
     usage: streamkit-benchmark annexb-to-avcc FILE [--megabytes N] [--rounds N]
            streamkit-benchmark bits FILE [--megabytes N] [--rounds N] [--elements N]
@@ -71,6 +84,7 @@ let usage = """
            streamkit-benchmark native FILE.y4m [--qp N] [--frames N] [--keyint N]
            streamkit-benchmark mp4-demux FILE [--rounds N]
            streamkit-benchmark native-encode IN.y4m OUT.264 [--qp N | --bitrate BPS] [--frames N] [--keyint N]
+           streamkit-benchmark native-slices FILE.y4m [--qp N] [--frames N] [--keyint N] [--slices N] [--bytes N] [--rounds N]
     """
 guard let command = arguments.first, ["annexb-to-avcc", "bits", "rtp", "mp4-mux", "mp4-demux"].contains(command), arguments.count >= 2 else {
     fail(usage, code: 2)
