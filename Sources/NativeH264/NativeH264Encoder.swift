@@ -180,7 +180,8 @@ public struct NativeH264Encoder: Sendable {
         writer.rbspTrailingBits()
         coder.deblock()
         framesSinceKeyFrame += 1
-        reference = coder.reconstruction
+        // The next P picture's reference, with its motion-search planes (not needed before an IDR).
+        reference = framesSinceKeyFrame >= keyFrameInterval ? coder.reconstruction : coder.reconstruction.preparedAsReference(motionVectors: coder.motionVectors)
 
         // nal_unit( ): forbidden_zero_bit 0, nal_ref_idc 3, nal_unit_type 5 or 1, then the EBSP (§7.3.1).
         let slice = [UInt8(3 << 5) | nalType.rawValue] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
