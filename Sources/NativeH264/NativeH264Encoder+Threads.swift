@@ -19,6 +19,8 @@ extension NativeH264Encoder {
     /// - A worker reads only what no one writes while the workers run: the source picture, the
     ///   reference picture and the prototype coder (`let` copies of value types whose storage is shared
     ///   copy-on-write; the first write of a worker copies it, so workers never write shared storage).
+    /// - The one reference type in a coder, its ``MacroblockScratch``, is replaced in each copy by
+    ///   one of the worker's own.
     /// - Within its copy a worker reads only macroblocks of the slice it codes (§6.4.8: a macroblock of
     ///   another slice is not available), which it wrote itself, so a slice's bits and samples do not
     ///   depend on which worker coded the slices before it, or when.
@@ -32,6 +34,7 @@ extension NativeH264Encoder {
         let encoder = self
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var local = prototype
+            local.scratch = MacroblockScratch()  // the macroblock working memory is a class: one per thread
             var units = [[UInt8]]()
             for index in stride(from: worker, to: slices.count, by: workers) {
                 units.append(encoder.encodeSlice(slices[index], with: &local, header: header))

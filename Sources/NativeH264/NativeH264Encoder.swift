@@ -236,7 +236,9 @@ public struct NativeH264Encoder: Sendable {
             keyFrameCount += 1
         }
         framesSinceKeyFrame += 1
-        reference = coded.coder.reconstruction
+        // The next P picture's reference, with its motion-search planes (not needed before an IDR).
+        reference = framesSinceKeyFrame >= keyFrameInterval ? coded.coder.reconstruction
+            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors)
         return EncodedPicture(nalUnits: coded.nalUnits, isKeyFrame: isKeyFrame,
                               reconstruction: coded.coder.croppedReconstruction(width: width, height: height),
                               macroblockTypes: coded.coder.macroblockTypes)

@@ -16,14 +16,15 @@ enum PartitionShape: Int, CaseIterable {
     }
 
     /// (x, y, width, height) of each partition inside the macroblock, in luma samples.
-    var partitions: [(Int, Int, Int, Int)] {
-        switch self {
-        case .whole: [(0, 0, 16, 16)]
-        case .horizontalHalves: [(0, 0, 16, 8), (0, 8, 16, 8)]
-        case .verticalHalves: [(0, 0, 8, 16), (8, 0, 8, 16)]
-        case .quarters: [(0, 0, 8, 8), (8, 0, 8, 8), (0, 8, 8, 8), (8, 8, 8, 8)]
-        }
-    }
+    var partitions: [(Int, Int, Int, Int)] { Self.partitionTable[rawValue] }
+
+    /// The partitions of each shape, built once (a shared array: reading it allocates nothing).
+    static let partitionTable: [[(Int, Int, Int, Int)]] = [
+        [(0, 0, 16, 16)],
+        [(0, 0, 16, 8), (0, 8, 16, 8)],
+        [(0, 0, 8, 16), (8, 0, 8, 16)],
+        [(0, 0, 8, 8), (8, 0, 8, 8), (0, 8, 8, 8), (8, 8, 8, 8)],
+    ]
 }
 
 extension SliceCoder {
@@ -65,8 +66,9 @@ extension SliceCoder {
         case (.verticalHalves, 1) where nc.refIdx == 0: return nc.mv
         default: break
         }
-        let matching = [na, nb, nc].filter { $0.refIdx == 0 }
-        if matching.count == 1 { return matching[0].mv }
+        // §8.4.1.3.1: exactly one of A, B, C with refIdxL0 0 → its vector (counted without an array).
+        let matching = (na.refIdx == 0 ? 1 : 0) + (nb.refIdx == 0 ? 1 : 0) + (nc.refIdx == 0 ? 1 : 0)
+        if matching == 1 { return na.refIdx == 0 ? na.mv : (nb.refIdx == 0 ? nb.mv : nc.mv) }
         func median(_ x: Int32, _ y: Int32, _ z: Int32) -> Int32 { max(min(x, y), min(max(x, y), z)) }
         return SIMD2(median(na.mv.x, nb.mv.x, nc.mv.x), median(na.mv.y, nb.mv.y, nc.mv.y))
     }
