@@ -51,7 +51,7 @@ struct RateControlTests {
         return try RateControlOracle.packetSizes(of: streamPath)
     }
 
-    @Test("300 frames at 1 Mbit/s land within ±5 % and decode bit-exactly", .requiresMedia, arguments: [Input.foremanQCIF, .cameraQCIF])
+    @Test("300 frames at 1 Mbit/s land within ±5 % and decode bit-exactly", .requiresMedia, arguments: [Input.foremanQCIF, .camera])
     func averageBitRate(input: Input) async throws {
         let frames = try await input.frames(count: 300)
         let (width, height) = (frames[0].width, frames[0].height)
@@ -69,7 +69,7 @@ struct RateControlTests {
     }
 
     @Test("data-rate limits: no window of the stream exceeds them", .requiresMedia,
-          arguments: [(Input.foremanQCIF, 1_000_000, [DataRateLimit(bytes: 150_000, seconds: 1), DataRateLimit(bytes: 40_000, seconds: 0.2)]),
+          arguments: [(Input.foremanCIF, 1_000_000, [DataRateLimit(bytes: 150_000, seconds: 1), DataRateLimit(bytes: 40_000, seconds: 0.2)]),
                       (Input.cars, 1_000_000, [DataRateLimit(bytes: 90_000, seconds: 1)])])
     func dataRateLimits(input: Input, bitRate: Int, limits: [DataRateLimit]) async throws {
         let frames = try await input.frames(count: 150)
