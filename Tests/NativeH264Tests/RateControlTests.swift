@@ -51,29 +51,33 @@ struct RateControlTests {
         return try RateControlOracle.packetSizes(of: streamPath)
     }
 
-    @Test("300 frames at 1 Mbit/s land within ±5 % and decode bit-exactly", .requiresMedia, arguments: [Input.foremanQCIF, .camera])
-    func averageBitRate(input: Input) async throws {
+    /// 300 frames of foreman QCIF at 1 Mbit/s, and of the synthetic camera at QCIF at 150 kbit/s (at
+    /// 176x144 it peaks near 290 kbit/s even at QP 1, so 1 Mbit/s would only test the QP floor; at
+    /// 640x480 the same 300 frames take minutes in a debug build).
+    @Test("300 frames land within ±5 % of the target and decode bit-exactly", .requiresMedia,
+          arguments: [(Input.foremanQCIF, 1_000_000), (Input.cameraQCIF, 150_000)])
+    func averageBitRate(input: Input, bitRate: Int) async throws {
         let frames = try await input.frames(count: 300)
         let (width, height) = (frames[0].width, frames[0].height)
-        var encoder = try NativeH264Encoder(width: width, height: height, rateControl: .averageBitRate(1_000_000),
+        var encoder = try NativeH264Encoder(width: width, height: height, rateControl: .averageBitRate(bitRate),
                                             framesPerSecond: 30, keyFrameInterval: 30)
         let encoded = try RateControlOracle.encode(frames, with: &encoder)
         let sizes = try expectBitExact(encoded, width: width, height: height, label: "\(input)")
         #expect(sizes == encoded.pictureSizes, "ffprobe's packets are our pictures")
         let bitsPerSecond = Double(encoded.stream.count * 8) / (Double(frames.count) / 30)
-        let error = bitsPerSecond / 1_000_000 - 1
-        print("rate control \(input) \(width)x\(height): \(Int(bitsPerSecond)) bit/s, \(String(format: "%+.2f", error * 100)) % of 1 Mbit/s; "
+        let error = bitsPerSecond / Double(bitRate) - 1
+        print("rate control \(input) \(width)x\(height): \(Int(bitsPerSecond)) bit/s, \(String(format: "%+.2f", error * 100)) % of \(bitRate) bit/s; "
               + "QP \(encoded.quantisationParameters.min() ?? 0)…\(encoded.quantisationParameters.max() ?? 0)")
-        #expect(abs(error) <= 0.05, "\(input): \(Int(bitsPerSecond)) bit/s is \(error * 100) % off 1 Mbit/s")
+        #expect(abs(error) <= 0.05, "\(input): \(Int(bitsPerSecond)) bit/s is \(error * 100) % off \(bitRate) bit/s")
         #expect(Set(encoded.quantisationParameters).count > 1, "the picture QP follows the rate")
     }
 
     /// Foreman QCIF under two limits: its P pictures settle at QP 33…37 with the macroblock offsets, where
     /// the motion edges (bS 1) read tC0 at indexA 37 — the run that found Table 8-17's indexA 37 and 38
-    /// entries wrong. Two GOPs: every 1 s window and many 0.2 s ones.
+    /// entries wrong. Cars (320x240) under one. Two GOPs (60 frames) each: 31 windows of 1 s and 55 of 0.2 s.
     @Test("data-rate limits: no window of the stream exceeds them", .requiresMedia,
           arguments: [(Input.foremanQCIF, 1_000_000, [DataRateLimit(bytes: 150_000, seconds: 1), DataRateLimit(bytes: 40_000, seconds: 0.2)], 60),
-                      (Input.cars, 1_000_000, [DataRateLimit(bytes: 90_000, seconds: 1)], 150)])
+                      (Input.cars, 1_000_000, [DataRateLimit(bytes: 90_000, seconds: 1)], 60)])
     func dataRateLimits(input: Input, bitRate: Int, limits: [DataRateLimit], frameCount: Int) async throws {
         let frames = try await input.frames(count: frameCount)
         let (width, height) = (frames[0].width, frames[0].height)
@@ -112,18 +116,19 @@ struct RateControlTests {
         #expect(threaded.stream == single.stream && threaded.reconstruction == single.reconstruction, "\(layout): 2 threads differ from 1")
     }
 
-    @Test("a live bit-rate change moves the rate of the frames after it")
+    /// On foreman QCIF (a third of the samples of the 320x240 camera this once ran on).
+    @Test("a live bit-rate change moves the rate of the frames after it", .requiresMedia)
     func liveBitRateChange() async throws {
-        let frames = try await IntraEncoderBitExactnessTests.cameraFrames(width: 320, height: 240, count: 180)
-        var encoder = try NativeH264Encoder(width: 320, height: 240, rateControl: .averageBitRate(1_200_000), keyFrameInterval: 60)
+        let frames = try await Input.foremanQCIF.frames(count: 180)
+        var encoder = try NativeH264Encoder(width: 176, height: 144, rateControl: .averageBitRate(1_000_000), keyFrameInterval: 60)
         let encoded = try RateControlOracle.encode(frames, with: &encoder) { index, encoder in
-            if index == 90 { try encoder.setAverageBitRate(300_000) }
+            if index == 90 { try encoder.setAverageBitRate(250_000) }
         }
-        _ = try expectBitExact(encoded, width: 320, height: 240, label: "live change")
+        _ = try expectBitExact(encoded, width: 176, height: 144, label: "live change")
         let before = encoded.pictureSizes[30..<90].reduce(0, +) * 8 / 2, after = encoded.pictureSizes[120..<180].reduce(0, +) * 8 / 2
-        print("live change: \(before) bit/s before, \(after) bit/s after (1.2 M → 300 k)")
+        print("live change: \(before) bit/s before, \(after) bit/s after (1 M → 250 k)")
         #expect(after * 2 < before, "\(after) bit/s after the change vs \(before) before")
-        #expect(abs(Double(after) / 300_000 - 1) < 0.25, "\(after) bit/s after the change to 300 kbit/s")
+        #expect(abs(Double(after) / 250_000 - 1) < 0.25, "\(after) bit/s after the change to 250 kbit/s")
     }
 
     @Test("bad rate-control values are refused with the value")

@@ -174,13 +174,15 @@ struct SliceEncoderBitExactnessTests {
         try Self.expectBitExact(frames, qp: 30, keyFrameInterval: keyFrameInterval, layout: .maximumBytes(500), label: "GOP \(keyFrameInterval)")
     }
 
-    /// 640x480 is 40x30 macroblocks, 1280x720 80x45, 1918x1078 120x68 (cropped): 7 slices split rows;
-    /// one slice per macroblock row at 640x480.
+    /// 640x480 is 40x30 macroblocks, 1280x720 80x45, 1918x1078 120x68 (cropped): 7 slices split rows
+    /// (an IDR and a P picture each); a 1500-byte limit at 640x480 and 1280x720 (at 1918x1078 the same
+    /// NAL unit sizing runs over 8160 macroblocks, minutes in a debug build); one slice per macroblock row at 640x480.
     @Test("640x480, 1280x720 and 1918x1078 (cropped) with slices", arguments: [(640, 480), (1280, 720), (1918, 1078)])
     func sizes(size: (Int, Int)) async throws {
         let frames = try await IntraEncoderBitExactnessTests.cameraFrames(width: size.0, height: size.1, count: 2)
         let label = "camera \(size.0)x\(size.1)"
         try Self.expectBitExact(frames, qp: 28, keyFrameInterval: 30, layout: .count(7), label: label)
+        if size.0 > 1280 { return }
         let run = try Self.expectBitExact(frames, qp: 28, keyFrameInterval: 30, layout: .maximumBytes(1500), label: label)
         #expect(run.slices[0].count > 1 && run.slices.allSatisfy { $0.allSatisfy { $0.count <= 1500 } }, "\(run.slices.map { $0.map(\.count) })")
         if size.0 == 640 { try Self.expectBitExact(frames, qp: 28, keyFrameInterval: 30, layout: .count(30), label: label) }
