@@ -78,8 +78,15 @@ struct RateController: Sendable {
     /// Changes the average bit rate from the next picture (switching a constant-QP encoder to it).
     /// - Parameter bitsPerSecond: the new target, positive.
     mutating func setAverageBitRate(_ bitsPerSecond: Int) {
+        let previous = targetBitsPerSecond
         control.mode = .averageBitRate(bitsPerSecond)
         rebuildBuffers()
+        // A new budget from here: the bits over or under the old target are not made up at the new
+        // one (a stream under 200 kbit/s that drops to 50 kbit/s would otherwise spend its old
+        // savings), and the rate factor's wanted bits are restated at the new rate.
+        if let previous, let target = targetBitsPerSecond, previous > 0 { wantedSum *= target / previous }
+        spentBits = 0
+        wantedBits = 0
     }
 
     /// Changes the data-rate limits from the next picture; the new buckets start from the recent pictures.
