@@ -49,7 +49,7 @@ let package = Package(
         // FFmpegEngine (and later the native engine) implement it. Codecs sits on top: the sessions and
         // the registry whose `default` holds every engine of this build, so it sees the engines.
         .target(name: "CodecInterface", dependencies: ["MediaCore"]),
-        .target(name: "Codecs", dependencies: ["CodecInterface", "FFmpegEngine", "MediaCore", "Bitstream", "H264", "HEVC", "AAC"]),
+        .target(name: "Codecs", dependencies: ["CodecInterface", "FFmpegEngine", "NativeH264", "MediaCore", "Bitstream", "H264", "HEVC", "AAC"]),
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavcodec libavutil libswscale",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswscale-dev", "pkg-config"])]),
         .target(name: "FFmpegEngine", dependencies: [
@@ -59,7 +59,7 @@ let package = Package(
         // The native H.264 encoder: pixel kernels (SAD/SATD, interpolation, transforms, intra prediction,
         // deblocking — x264's common/) in a target of their own, and the decisions and bitstream writing above them.
         .target(name: "NativeH264Kernels", dependencies: ["MediaCore"]),
-        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore"]),
+        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
@@ -73,7 +73,7 @@ let package = Package(
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
-            "RTP", "Transport", "POSIX",
+            "RTP", "Transport", "POSIX", "NativeH264",
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
@@ -102,10 +102,10 @@ let package = Package(
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "NativeH264", "FFmpegEngine", "Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "NativeH264KernelsTests", dependencies: ["NativeH264Kernels", "TestSupport"]),
-        .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport"]),
+        .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "CodecInterface", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.

@@ -2,10 +2,21 @@
 # The seeds' demo on Linux: record 200 frames from the camera and the microphone (the synthetic ones
 # where the machine has none) into test.h264 (H.264, SPS/PPS before every key frame) and test.aac (ADTS).
 # Installs FFmpeg's libraries with apt when missing, builds with the FFmpeg engine, then records.
+# With --pure, or where FFmpeg's libraries cannot be installed, it builds with the toolchain alone
+# (`swift build`, no traits): the pure-Swift native engine records the H.264 video (Constrained
+# Baseline), and there is no audio (no AAC encoder without FFmpeg).
 # Extra arguments go to `streamkit record` (for example: --codec hevc -o test.h265 --frames 300).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-dependencies.sh --engine
-swift build -c release --traits FFmpeg --product streamkit
-"$(swift build -c release --traits FFmpeg --show-bin-path)/streamkit" record "$@"
+pure=0
+if [ "${1:-}" = "--pure" ]; then pure=1; shift; fi
+if [ "$pure" = 0 ]; then
+    if scripts/install-dependencies.sh --engine && pkg-config --exists libavcodec libavutil libswscale 2>/dev/null; then
+        swift build -c release --traits FFmpeg --product streamkit
+        exec "$(swift build -c release --traits FFmpeg --show-bin-path)/streamkit" record "$@"
+    fi
+    echo "demo: FFmpeg's libraries are not available; building without them (the native engine records the video, no audio)" >&2
+fi
+swift build -c release --product streamkit
+exec "$(swift build -c release --show-bin-path)/streamkit" record --no-audio "$@"

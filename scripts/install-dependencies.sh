@@ -3,13 +3,15 @@
 # only what is missing.
 #   (no argument)  the test oracles and peers: ffmpeg/ffprobe, x264, x265, Chromium (plays our MP4/HLS),
 #                  tshark (dissects our RTP/RTSP), GStreamer with its RTSP server (a real RTSP peer),
-#                  libopenh264 (the native encoder's benchmark peer), the openssl CLI, nginx with its RTMP module
-#                  (the RTMP server we publish to and play from) and its stream module (TLS termination, RTMPS)
+#                  libopenh264 (the native encoder's benchmark peer), valgrind (its callgrind profile), the openssl
+#                  CLI, nginx with its RTMP module (the RTMP server we publish to and play from) and its stream module
+#                  (TLS termination, RTMPS)
 #   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg) and
 #                  OpenSSL's for TLS (trait OpenSSL)
 # Always also: a modern FFmpeg (PyPI's imageio-ffmpeg, a static FFmpeg with libopenh264 and libkvazaar,
 # which Debian's lacks) in a virtual environment at .build/peers-venv, for the tests that check our
-# parsers on streams from those encoders (they find it there, or at $STREAMKIT_MODERN_FFMPEG).
+# parsers on streams from those encoders (they find it there, or at $STREAMKIT_MODERN_FFMPEG); numpy and
+# matplotlib in the same environment, for scripts/benchmark-native-h264.sh (BD-rate and the RD plot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +22,7 @@ command -v x264    >/dev/null 2>&1 || need+=(x264)
 command -v x265    >/dev/null 2>&1 || need+=(x265)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tshark  >/dev/null 2>&1 || need+=(tshark)
+command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 command -v gst-launch-1.0 >/dev/null 2>&1 || need+=(gstreamer1.0-tools)
 # GStreamer's Python bindings live in Debian's own Python (/usr/bin/python3), not the one on PATH.
 if ! /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0")' >/dev/null 2>&1; then
@@ -38,7 +41,7 @@ if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
     pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
 fi
 venv=.build/peers-venv
-if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ] && [ ! -x "$venv/bin/python" ]; then
+if [ ! -x "$venv/bin/python" ]; then
     command -v python3 >/dev/null 2>&1 || need+=(python3)
     python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
 fi
@@ -61,4 +64,10 @@ if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ]; then
         "$venv/bin/pip" install --quiet imageio-ffmpeg
     fi
     echo "modern ffmpeg: $("$venv/bin/python" -c 'import imageio_ffmpeg as i; print(i.get_ffmpeg_exe())')" >&2
+fi
+# The benchmarks' analysis: numpy (BD-rate) and matplotlib (RD-curve plot), in the same environment.
+if ! "$venv/bin/python" -c 'import numpy, matplotlib' >/dev/null 2>&1; then
+    echo "installing: numpy matplotlib into $venv" >&2
+    [ -x "$venv/bin/python" ] || { mkdir -p .build; python3 -m venv "$venv"; }
+    "$venv/bin/pip" install --quiet numpy matplotlib
 fi

@@ -46,6 +46,7 @@ public enum EmulationPrevention {
     /// and after a payload that ends in two zero bytes (a trailing `cabac_zero_word`, written `00 00 03`).
     /// - Parameter rbsp: the RBSP.
     /// - Returns: the EBSP to put in a NAL unit.
+    @inlinable
     public static func ebsp<Bytes: Collection>(fromRBSP rbsp: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var out = [UInt8]()
         out.reserveCapacity(rbsp.count + rbsp.count / 64 + 2)

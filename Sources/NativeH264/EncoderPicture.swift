@@ -7,6 +7,12 @@ struct EncoderPicture {
     var luma: [UInt8]
     var cb: [UInt8]
     var cr: [UInt8]
+    /// The luma prepared for motion search once the picture is final and becomes a reference
+    /// (``preparedAsReference()``), nil before.
+    private(set) var referencePlanes: LumaReferencePlanes?
+    /// mvL0 of each 4x4 luma block (raster over the picture, zero for intra) once the picture is a
+    /// reference: the co-located predictors of the next picture's motion search. Empty before.
+    private(set) var motionVectors: [SIMD2<Int32>] = []
 
     init(widthInMacroblocks: Int, heightInMacroblocks: Int) {
         width = widthInMacroblocks * 16
@@ -14,6 +20,21 @@ struct EncoderPicture {
         luma = [UInt8](repeating: 0, count: width * height)
         cb = [UInt8](repeating: 0, count: width * height / 4)
         cr = cb
+    }
+
+    /// The luma padded and with its half-sample planes (§8.4.2.2.1), built from the luma as it is now.
+    func makeReferencePlanes() -> LumaReferencePlanes {
+        luma.withUnsafeBufferPointer { LumaReferencePlanes(PlaneView(base: $0.baseAddress!, width: width, height: height, stride: width)) }
+    }
+
+    /// The same picture with ``referencePlanes`` built and its motion kept: call it once the
+    /// reconstruction is final (deblocked), before P pictures predict from it.
+    /// - Parameter motionVectors: the picture's mvL0 per 4x4 luma block.
+    func preparedAsReference(motionVectors: [SIMD2<Int32>]) -> EncoderPicture {
+        var picture = self
+        picture.referencePlanes = makeReferencePlanes()
+        picture.motionVectors = motionVectors
+        return picture
     }
 
     var chromaWidth: Int { width / 2 }

@@ -1,4 +1,5 @@
 import Bitstream
+import CodecInterface
 import H264
 import MediaCore
 import NativeH264Kernels
@@ -7,7 +8,8 @@ import NativeH264Kernels
 ///
 /// Every `keyFrameInterval` frames (and when asked) a frame is coded as an IDR picture, the frames
 /// between as P pictures predicting from the previous reconstructed picture (one reference frame,
-/// frame_num counting up, POC type 2). One slice per picture, a fixed QP. In an IDR picture each
+/// frame_num counting up, POC type 2). One slice per picture or several (``SliceLayout``: by count,
+/// coded on up to ``threadCount`` threads, or by a maximum NAL unit size), a fixed QP. In an IDR picture each
 /// macroblock is I_16x16 (four modes) or I_NxN (nine 4x4 modes per block), whichever costs less in
 /// SATD plus λ-weighted mode bits, with the cheapest of the four chroma modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
@@ -21,13 +23,19 @@ import NativeH264Kernels
 /// var encoder = try NativeH264Encoder(width: 176, height: 144, quantisationParameter: 26, keyFrameInterval: 30)
 /// let picture = try encoder.encode(frame)      // frame: a PixelBuffer of 176x144
 /// file.write(picture.annexB)                   // SPS, PPS and the IDR slice, or a P slice, with start codes
+///
+/// // Slices that each fit one RTP packet, or four slices coded on two threads:
+/// var sliced = try NativeH264Encoder(width: 1280, height: 720, quantisationParameter: 26, sliceLayout: .maximumBytes(1200))
+/// var threaded = try NativeH264Encoder(width: 1280, height: 720, quantisationParameter: 26, sliceLayout: .count(4), threadCount: 2)
 /// ```
 ///
-/// Not registered as a codec engine yet: sub-macroblock partitions below 8x8, rate control and the session properties come next.
+/// Rate control (``RateControl``): a constant QP, or an average bit rate with picture- and
+/// macroblock-level QP (mb_qp_delta) and optional data-rate limits. As a codec engine it is `native`
+/// (``NativeCodecEngine``).
 public struct NativeH264Encoder: Sendable {
     /// One coded frame.
     public struct EncodedPicture: Sendable {
-        /// The NAL units (SPS, PPS, then the IDR slice; or the P slice alone), each without start code.
+        /// The NAL units (SPS, PPS, then the IDR slices; or the P slices alone), each without start code.
         public var nalUnits: [[UInt8]]
         /// Whether the picture is an IDR picture.
         public var isKeyFrame: Bool
@@ -96,14 +104,20 @@ public struct NativeH264Encoder: Sendable {
     public let width: Int
     /// Frame height in luma samples.
     public let height: Int
-    /// QPY of every macroblock, 0…51.
-    public let quantisationParameter: Int
+    /// The slice QP of the last coded picture (before the first: the constant QP, or 26 with a bit rate).
+    public private(set) var quantisationParameter: Int
     /// The sequence parameter set every picture refers to.
     public let sequenceParameterSet: H264SequenceParameterSet
     /// The picture parameter set every picture refers to.
     public let pictureParameterSet: H264PictureParameterSet
     /// An IDR picture every this many frames (1: every frame).
     public let keyFrameInterval: Int
+    /// How QPs are chosen; change it on the running encoder with ``setAverageBitRate(_:)`` and ``setDataRateLimits(_:)``.
+    public var rateControl: RateControl { controller.control }
+    /// How each picture is cut into slices.
+    public let sliceLayout: SliceLayout
+    /// The most threads one picture is coded on (slices of ``SliceLayout/count(_:)`` in parallel).
+    public let threadCount: Int
 
     let widthInMbs: Int, heightInMbs: Int
     /// IDR pictures so far (idr_pic_id alternates between consecutive ones).
@@ -112,42 +126,81 @@ public struct NativeH264Encoder: Sendable {
     var framesSinceKeyFrame = 0
     /// The previous picture's deblocked reconstruction, the reference of the next P picture.
     var reference: EncoderPicture?
+    /// The rate control's state.
+    var controller: RateController
+    /// The previous source picture, for rate control's inter cost estimate (kept only with rate control).
+    var previousSource: EncoderPicture?
 
-    /// Creates an encoder.
+    /// Creates an encoder at a constant QP.
     /// - Parameters:
     ///   - width: frame width, even, 2…8192.
     ///   - height: frame height, even, 2…8192.
     ///   - quantisationParameter: QPY, 0…51 (lower is better quality).
     ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1).
     ///   - keyFrameInterval: an IDR picture every this many frames, 1… (1: all intra).
-    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP or key-frame interval.
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
+    ///     available processor).
+    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, key-frame interval,
+    ///   slice layout or thread count.
     public init(width: Int, height: Int, quantisationParameter: Int, framesPerSecond: Int = 30,
-                keyFrameInterval: Int = 1) throws(NativeH264EncoderError) {
+                keyFrameInterval: Int = 1,
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
+        try self.init(width: width, height: height, rateControl: .constantQuantisationParameter(quantisationParameter),
+                      framesPerSecond: framesPerSecond, keyFrameInterval: keyFrameInterval,
+                      sliceLayout: sliceLayout, threadCount: threadCount)
+    }
+
+    /// Creates an encoder with a rate control.
+    /// - Parameters:
+    ///   - width: frame width, even, 2…8192.
+    ///   - height: frame height, even, 2…8192.
+    ///   - rateControl: constant QP, or an average bit rate with optional data-rate limits.
+    ///   - framesPerSecond: the frame rate the level is chosen for (Table A-1), and the frame duration
+    ///     rate control assumes when pictures come without a time.
+    ///   - keyFrameInterval: an IDR picture every this many frames, 1… (1: all intra).
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
+    ///     available processor).
+    /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, bit rate, limit,
+    ///   key-frame interval, slice layout or thread count.
+    public init(width: Int, height: Int, rateControl: RateControl, framesPerSecond: Int = 30,
+                keyFrameInterval: Int = 1,
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
         guard width >= 2, height >= 2, width <= 8192, height <= 8192, width % 2 == 0, height % 2 == 0 else {
             throw .unsupportedSize(width: width, height: height)
         }
-        guard (0...51).contains(quantisationParameter) else { throw .quantisationParameterOutOfRange(quantisationParameter) }
+        try rateControl.validate()
         guard keyFrameInterval >= 1 else { throw .keyFrameIntervalOutOfRange(keyFrameInterval) }
+        try Self.validate(sliceLayout, threadCount: threadCount)
+        self.sliceLayout = sliceLayout
+        self.threadCount = threadCount
         self.keyFrameInterval = keyFrameInterval
         self.width = width
         self.height = height
-        self.quantisationParameter = quantisationParameter
+        if case let .constantQuantisationParameter(qp) = rateControl.mode { quantisationParameter = qp } else { quantisationParameter = 26 }
         widthInMbs = (width + 15) / 16
         heightInMbs = (height + 15) / 16
         sequenceParameterSet = NativeH264ParameterSets.sequenceParameterSet(width: width, height: height,
                                                                             framesPerSecond: max(framesPerSecond, 1))
         pictureParameterSet = NativeH264ParameterSets.pictureParameterSet()
+        controller = RateController(control: rateControl, framesPerSecond: Double(max(framesPerSecond, 1)),
+                                    samplesPerPicture: width * height)
     }
 
     /// Encodes one frame: an IDR picture at the start, every ``keyFrameInterval`` frames and when
-    /// forced; a P picture otherwise.
+    /// forced; a P picture otherwise. With a bit rate or data-rate limits the picture's QP comes from
+    /// the rate control, and a picture that would break a limit is coded again at a higher QP.
     /// - Parameters:
     ///   - frame: the frame, any of the 4:2:0 layouts, of the configured size.
     ///   - forcingKeyFrame: code this frame as an IDR picture whatever the interval says (the interval
     ///     counts from it).
+    ///   - presentationTime: when the frame is shown; data-rate windows are measured in it. `nil`:
+    ///     one frame period (1 / framesPerSecond) after the previous frame.
     /// - Returns: the NAL units and the reconstruction.
     /// - Throws: ``NativeH264EncoderError/frameSizeMismatch(expectedWidth:expectedHeight:width:height:)``.
-    public mutating func encode(_ frame: PixelBuffer, forcingKeyFrame: Bool = false) throws(NativeH264EncoderError) -> EncodedPicture {
+    public mutating func encode(_ frame: PixelBuffer, forcingKeyFrame: Bool = false,
+                                presentationTime: MediaTime? = nil) throws(NativeH264EncoderError) -> EncodedPicture {
         guard frame.width == width, frame.height == height else {
             throw .frameSizeMismatch(expectedWidth: width, expectedHeight: height, width: frame.width, height: frame.height)
         }
@@ -161,32 +214,80 @@ public struct NativeH264Encoder: Sendable {
                             bytesPerRow: planar.planes[2].bytesPerRow, visibleWidth: width / 2, visibleHeight: height / 2)
 
         let isKeyFrame = forcingKeyFrame || reference == nil || framesSinceKeyFrame >= keyFrameInterval
-        if isKeyFrame { framesSinceKeyFrame = 0 }
-        var coder = SliceCoder(source: source, quantisationParameter: quantisationParameter, reference: isKeyFrame ? nil : reference)
-        var writer = BitWriter(reservingCapacity: widthInMbs * heightInMbs * 64)
+        let control = controller.control
+        var analysis = RateControlAnalysis()
+        if control.needsAnalysis {
+            analysis = RateControlAnalysis(source: source, previous: isKeyFrame ? nil : previousSource,
+                                           strength: control.adaptiveQuantisationStrength)
+            previousSource = source
+        }
+        var plan = controller.plan(isKeyFrame: isKeyFrame, analysis: analysis, time: presentationTime?.seconds)
+        var coded = codePicture(source, isKeyFrame: isKeyFrame, qp: plan.qp, offsets: analysis.offsets)
+        for _ in 0..<3 {
+            guard let qp = controller.retryQP(for: plan, bytes: coded.byteCount, isKeyFrame: isKeyFrame, analysis: analysis) else { break }
+            plan.qp = qp
+            coded = codePicture(source, isKeyFrame: isKeyFrame, qp: qp, offsets: analysis.offsets)
+        }
+        controller.finish(plan, bytes: coded.byteCount, isKeyFrame: isKeyFrame, analysis: analysis)
+
+        quantisationParameter = plan.qp
+        if isKeyFrame {
+            framesSinceKeyFrame = 0
+            keyFrameCount += 1
+        }
+        framesSinceKeyFrame += 1
+        // The next P picture's reference, with its motion-search planes (not needed before an IDR).
+        reference = framesSinceKeyFrame >= keyFrameInterval ? coded.coder.reconstruction
+            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors)
+        return EncodedPicture(nalUnits: coded.nalUnits, isKeyFrame: isKeyFrame,
+                              reconstruction: coded.coder.croppedReconstruction(width: width, height: height),
+                              macroblockTypes: coded.coder.macroblockTypes)
+    }
+
+    /// Changes the average bit rate from the next picture (a constant-QP encoder switches to it).
+    /// - Parameter bitsPerSecond: the new target, positive.
+    /// - Throws: ``NativeH264EncoderError/bitRateOutOfRange(_:)``.
+    public mutating func setAverageBitRate(_ bitsPerSecond: Int) throws(NativeH264EncoderError) {
+        guard bitsPerSecond > 0 else { throw .bitRateOutOfRange(bitsPerSecond) }
+        controller.setAverageBitRate(bitsPerSecond)
+    }
+
+    /// Changes the data-rate limits from the next picture; windows reaching back before the change
+    /// count the pictures already coded.
+    /// - Parameter limits: at most `bytes` in any `seconds`, for each (empty: none).
+    /// - Throws: ``NativeH264EncoderError/dataRateLimitOutOfRange(bytes:seconds:)``.
+    public mutating func setDataRateLimits(_ limits: [DataRateLimit]) throws(NativeH264EncoderError) {
+        try RateControl.validate(limits)
+        controller.setDataRateLimits(limits)
+    }
+
+    /// One coded picture before it is accepted: its NAL units and the slice coder holding its reconstruction.
+    struct CodedPicture {
+        var nalUnits: [[UInt8]]
+        var coder: SliceCoder
+        /// Its size in Annex B form (four-byte start codes), as a stream or a packet holds it.
+        var byteCount: Int { nalUnits.reduce(0) { $0 + 4 + $1.count } }
+    }
+
+    /// Codes the picture at a slice QP (and the macroblock offsets), without changing the encoder's state.
+    func codePicture(_ source: EncoderPicture, isKeyFrame: Bool, qp: Int, offsets: [Int8]) -> CodedPicture {
+        var coder = SliceCoder(source: source, quantisationParameter: qp, reference: isKeyFrame ? nil : reference,
+                               quantisationOffsets: offsets)
         let nalType: H264NALUnitType = isKeyFrame ? .idrSlice : .nonIDRSlice
         var header = H264SliceHeader(nalUnitHeader: H264NALUnitHeader(nalRefIDC: 3, nalUnitType: nalType), sliceType: isKeyFrame ? .i : .p)
         header.allSlicesHaveSameType = true
         // frame_num counts reference pictures since the IDR picture, modulo MaxFrameNum (§7.4.3);
         // with POC type 2 the output order follows from it (§8.2.1.3).
-        header.frameNum = UInt32(framesSinceKeyFrame % (1 << (Int(sequenceParameterSet.log2MaxFrameNumMinus4) + 4)))
+        let framesSince = isKeyFrame ? 0 : framesSinceKeyFrame
+        header.frameNum = UInt32(framesSince % (1 << (Int(sequenceParameterSet.log2MaxFrameNumMinus4) + 4)))
         if isKeyFrame {
             header.idrPicID = UInt32(keyFrameCount & 1)  // consecutive IDR pictures differ in idr_pic_id (§7.4.3)
-            keyFrameCount += 1
         }
-        header.sliceQPDelta = Int32(quantisationParameter - 26)
-        header.write(to: &writer, sequenceParameterSet: sequenceParameterSet, pictureParameterSet: pictureParameterSet)
-        coder.encodeMacroblocks(to: &writer)
-        writer.rbspTrailingBits()
+        header.sliceQPDelta = Int32(qp - 26)
+        let slices = encodeSlices(&coder, header: header)
         coder.deblock()
-        framesSinceKeyFrame += 1
-        reference = coder.reconstruction
 
-        // nal_unit( ): forbidden_zero_bit 0, nal_ref_idc 3, nal_unit_type 5 or 1, then the EBSP (§7.3.1).
-        let slice = [UInt8(3 << 5) | nalType.rawValue] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
-        let units = isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit(), slice] : [slice]
-        return EncodedPicture(nalUnits: units, isKeyFrame: isKeyFrame,
-                              reconstruction: coder.croppedReconstruction(width: width, height: height),
-                              macroblockTypes: coder.macroblockTypes)
+        let units = (isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit()] : []) + slices
+        return CodedPicture(nalUnits: units, coder: coder)
     }
 }

@@ -9,6 +9,19 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
     case keyFrameIntervalOutOfRange(Int)
     /// A frame's size differs from the configured one.
     case frameSizeMismatch(expectedWidth: Int, expectedHeight: Int, width: Int, height: Int)
+    /// An average bit rate that is not positive.
+    case bitRateOutOfRange(Int)
+    /// A data-rate limit whose bytes or seconds are not positive (or the window is over an hour).
+    case dataRateLimitOutOfRange(bytes: Int, seconds: Double)
+    /// An adaptive quantisation strength outside 0…4.
+    case adaptiveQuantisationStrengthOutOfRange(Double)
+    /// ``NativeH264Encoder/SliceLayout/count(_:)`` asked for fewer than one slice.
+    case sliceCountOutOfRange(Int)
+    /// ``NativeH264Encoder/SliceLayout/maximumBytes(_:)`` is below
+    /// ``NativeH264Encoder/SliceLayout/smallestMaximumBytes``.
+    case maximumSliceBytesOutOfRange(Int)
+    /// The thread count is outside 1…``NativeH264Encoder/maximumThreadCount``.
+    case threadCountOutOfRange(Int)
 
     /// A one-line description.
     public var description: String {
@@ -18,6 +31,14 @@ public enum NativeH264EncoderError: Error, Sendable, Equatable, CustomStringConv
         case let .quantisationParameterOutOfRange(qp): "native H.264 encoder: QP \(qp) is outside 0…51"
         case let .keyFrameIntervalOutOfRange(interval): "native H.264 encoder: key-frame interval \(interval) is below 1"
         case let .frameSizeMismatch(ew, eh, w, h): "native H.264 encoder: frame is \(w)x\(h), the encoder was configured for \(ew)x\(eh)"
+        case let .bitRateOutOfRange(rate): "native H.264 encoder: average bit rate \(rate) is not positive"
+        case let .dataRateLimitOutOfRange(bytes, seconds):
+            "native H.264 encoder: data-rate limit (\(bytes) bytes, \(seconds) s) needs positive bytes and 0 < seconds ≤ 3600"
+        case let .adaptiveQuantisationStrengthOutOfRange(strength): "native H.264 encoder: adaptive quantisation strength \(strength) is outside 0…4"
+        case let .sliceCountOutOfRange(count): "native H.264 encoder: slice count \(count) is below 1"
+        case let .maximumSliceBytesOutOfRange(limit):
+            "native H.264 encoder: a maximum slice size of \(limit) bytes is below \(NativeH264Encoder.SliceLayout.smallestMaximumBytes)"
+        case let .threadCountOutOfRange(count): "native H.264 encoder: thread count \(count) is outside 1…\(NativeH264Encoder.maximumThreadCount)"
         }
     }
 }

@@ -6,31 +6,40 @@ extension SliceCoder {
     /// Cr. Each 4-sample segment of an edge gets its own bS (§8.7.2.1) from the two 4x4 blocks beside
     /// it; chroma edges 0 and 4 take the bS of luma edges 0 and 8 (4:2:0).
     mutating func deblock() {
-        let luma = DeblockingThresholds(qPp: qp, qPq: qp)
-        let chroma = DeblockingThresholds(qPp: chromaQP, qPq: chromaQP)
         let (w, h, cw, ch) = (reconstruction.width, reconstruction.height, reconstruction.chromaWidth, reconstruction.chromaHeight)
         for mbY in 0..<heightInMbs {
             for mbX in 0..<widthInMbs {
-                // bS[direction][edge][segment]: direction 0 vertical edges, 1 horizontal edges.
-                var strengths = [[[Int]]](repeating: [[Int]](repeating: [0, 0, 0, 0], count: 4), count: 2)
+                // qPp and qPq of each edge (§8.7.2.2): the QPY (QPC) of the macroblocks either side.
+                let mb = mbY * widthInMbs + mbX
+                let here = Int(macroblockQPs[mb])
+                let left = mbX > 0 ? Int(macroblockQPs[mb - 1]) : here, top = mbY > 0 ? Int(macroblockQPs[mb - widthInMbs]) : here
+                let luma = EdgeThresholds(left: DeblockingThresholds(qPp: left, qPq: here), top: DeblockingThresholds(qPp: top, qPq: here),
+                                          inner: DeblockingThresholds(qPp: here, qPq: here))
+                let (c, cl, ct) = (ChromaQuantisation.chromaQP(lumaQP: here), ChromaQuantisation.chromaQP(lumaQP: left),
+                                   ChromaQuantisation.chromaQP(lumaQP: top))
+                let chroma = EdgeThresholds(left: DeblockingThresholds(qPp: cl, qPq: c), top: DeblockingThresholds(qPp: ct, qPq: c),
+                                            inner: DeblockingThresholds(qPp: c, qPq: c))
+                // bS[direction · 16 + edge · 4 + segment]: direction 0 vertical edges, 1 horizontal edges (inline, no heap).
+                var strengths = InlineArray<32, Int>(repeating: 0)
                 for edge in 0..<4 {
                     for segment in 0..<4 {
                         let gx = mbX * 4 + edge, gy = mbY * 4 + segment
-                        strengths[0][edge][segment] = gx > 0 ? strength(p: (gx - 1, gy), q: (gx, gy), isMacroblockEdge: edge == 0) : 0
+                        strengths[edge * 4 + segment] = gx > 0 ? strength(p: (gx - 1, gy), q: (gx, gy), isMacroblockEdge: edge == 0) : 0
                         let hx = mbX * 4 + segment, hy = mbY * 4 + edge
-                        strengths[1][edge][segment] = hy > 0 ? strength(p: (hx, hy - 1), q: (hx, hy), isMacroblockEdge: edge == 0) : 0
+                        strengths[16 + edge * 4 + segment] = hy > 0 ? strength(p: (hx, hy - 1), q: (hx, hy), isMacroblockEdge: edge == 0) : 0
                     }
                 }
                 reconstruction.luma.withUnsafeMutableBufferPointer { buffer in
                     let plane = MutablePlaneView(base: buffer.baseAddress!, width: w, height: h, stride: w)
                     Self.filterMacroblock(plane, x: mbX * 16, y: mbY * 16, strengths: strengths, thresholds: luma, isChroma: false)
                 }
-                for component in 0..<2 {
-                    let body: (inout UnsafeMutableBufferPointer<UInt8>) -> Void = { buffer in
-                        let plane = MutablePlaneView(base: buffer.baseAddress!, width: cw, height: ch, stride: cw)
-                        Self.filterMacroblock(plane, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma, isChroma: true)
-                    }
-                    if component == 0 { reconstruction.cb.withUnsafeMutableBufferPointer(body) } else { reconstruction.cr.withUnsafeMutableBufferPointer(body) }
+                reconstruction.cb.withUnsafeMutableBufferPointer { buffer in
+                    let plane = MutablePlaneView(base: buffer.baseAddress!, width: cw, height: ch, stride: cw)
+                    Self.filterMacroblock(plane, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma, isChroma: true)
+                }
+                reconstruction.cr.withUnsafeMutableBufferPointer { buffer in
+                    let plane = MutablePlaneView(base: buffer.baseAddress!, width: cw, height: ch, stride: cw)
+                    Self.filterMacroblock(plane, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma, isChroma: true)
                 }
             }
         }
@@ -48,24 +57,41 @@ extension SliceCoder {
                                    referencePicture: 0, motionVector: motionVectors[y * widthInMbs * 4 + x])
     }
 
+    /// (offset in samples, luma edge index) of the luma and the chroma edges, built once.
+    static let lumaEdges = [(0, 0), (4, 1), (8, 2), (12, 3)]
+    static let chromaEdges = [(0, 0), (4, 2)]
+
     /// The edges of one macroblock's plane block: vertical ones, then horizontal ones (§8.7), each
     /// segment (4 luma or 2 chroma lines) with its bS.
-    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: [[[Int]]],
-                                 thresholds: DeblockingThresholds, isChroma: Bool) {
+    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: InlineArray<32, Int>,
+                                 thresholds: EdgeThresholds, isChroma: Bool) {
         // Luma edges 0, 4, 8, 12; chroma edges 0 and 4 (luma edges 0 and 8).
-        let edges = isChroma ? [(0, 0), (4, 2)] : [(0, 0), (4, 1), (8, 2), (12, 3)]
+        let edges = isChroma ? chromaEdges : lumaEdges
         let segmentLength = isChroma ? 2 : 4
         for (offset, edge) in edges where x + offset > 0 {
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + offset, y: y + segment * segmentLength, direction: .vertical, length: segmentLength,
-                                        strength: strengths[0][edge][segment], thresholds: thresholds, isChroma: isChroma)
+                                        strength: strengths[edge * 4 + segment], thresholds: edge == 0 ? thresholds.left : thresholds.inner,
+                                        isChroma: isChroma)
             }
         }
         for (offset, edge) in edges where y + offset > 0 {
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + segment * segmentLength, y: y + offset, direction: .horizontal, length: segmentLength,
-                                        strength: strengths[1][edge][segment], thresholds: thresholds, isChroma: isChroma)
+                                        strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,
+                                        isChroma: isChroma)
             }
         }
     }
+}
+
+/// The deblocking thresholds of one macroblock's edges: its left and top macroblock edges average
+/// its QP with the neighbour's (8-460), the inner edges use its own.
+struct EdgeThresholds {
+    /// The left macroblock edge (vertical edge 0).
+    let left: DeblockingThresholds
+    /// The top macroblock edge (horizontal edge 0).
+    let top: DeblockingThresholds
+    /// The edges inside the macroblock.
+    let inner: DeblockingThresholds
 }

@@ -5,11 +5,12 @@ import NativeH264Kernels
 /// reconstruction of the blocks before it, with its own mode coded against the predicted mode.
 struct Intra4x4Macroblock {
     /// Intra4x4PredMode of each block, by luma4x4BlkIdx.
-    var modes = [Intra4x4Mode](repeating: .dc, count: 16)
+    var modes = InlineArray<16, Intra4x4Mode>(repeating: .dc)
     /// predIntra4x4PredMode of each block (§8.3.1.1), by luma4x4BlkIdx.
-    var predictedModes = [Int](repeating: 2, count: 16)
-    /// Levels of each block, raster order inside the block, by luma4x4BlkIdx.
-    var levels = [Int32](repeating: 0, count: 256)
+    var predictedModes = InlineArray<16, Int>(repeating: 2)
+    /// Levels of each block, raster order inside the block, by luma4x4BlkIdx (256, in the coder's
+    /// ``MacroblockScratch/intra4x4Levels``).
+    let levels: UnsafeMutablePointer<Int32>
     /// CodedBlockPatternLuma: bit i set when 8x8 block i has a non-zero level.
     var codedBlockPatternLuma = 0
     /// SATD of the chosen predictions plus λ · mode bits.
@@ -45,22 +46,21 @@ extension SliceCoder {
     /// Codes the macroblock's luma as Intra_4x4 into the reconstruction (which it overwrites), and returns
     /// the decisions and levels. Chroma is not touched.
     mutating func trialIntra4x4(mbX: Int, mbY: Int) -> Intra4x4Macroblock {
-        var result = Intra4x4Macroblock()
+        var result = Intra4x4Macroblock(levels: scratch.intra4x4Levels)
         let stride = source.width
         let gridStride = widthInMbs * 4
         let lambda = Self.lambda(qp: qp)
         let x0 = mbX * 16, y0 = mbY * 16
-        var prediction = [UInt8](repeating: 0, count: 16), candidate = prediction
-        var block = [Int32](repeating: 0, count: 16)
+        let prediction = scratch.intra4x4Prediction, candidate = scratch.intra4x4Candidate
         for blk in 0..<16 {
             let (bx, by) = Self.blockOrigin[blk]
             let gx = mbX * 4 + bx / 4, gy = mbY * 4 + by / 4
-            // Neighbours (§6.4.11.4): left and top exist inside the picture; top-right only when
-            // already decoded; the predicted mode from the left and top blocks (§8.3.1.1).
+            // Neighbours (§6.4.11.4): inside the picture and the slice, and already decoded; the
+            // predicted mode from the left and top blocks (§8.3.1.1).
             var neighbours: IntraNeighbours = []
-            if x0 + bx > 0 { neighbours.insert(.left) }
-            if y0 + by > 0 { neighbours.insert(.top) }
-            if x0 + bx > 0 && y0 + by > 0 { neighbours.insert(.topLeft) }
+            if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx - 1, y: by) { neighbours.insert(.left) }
+            if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx, y: by - 1) { neighbours.insert(.top) }
+            if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx - 1, y: by - 1) { neighbours.insert(.topLeft) }
             if isAvailable(mbX: mbX, mbY: mbY, blk: blk, x: bx + 4, y: by - 1) { neighbours.insert(.topRight) }
             let predicted = neighbours.contains(.left) && neighbours.contains(.top)
                 ? min(Int(intra4x4Modes[gy * gridStride + gx - 1]), Int(intra4x4Modes[(gy - 1) * gridStride + gx])) : 2
@@ -69,13 +69,11 @@ extension SliceCoder {
             reconstruction.luma.withUnsafeBufferPointer { recon in
                 source.luma.withUnsafeBufferPointer { src in
                     let view = PlaneView(base: recon.baseAddress!, width: reconstruction.width, height: reconstruction.height, stride: stride)
-                    for mode in Intra4x4Mode.allCases where mode.isUsable(with: neighbours) {
-                        candidate.withUnsafeMutableBufferPointer { out in
-                            Intra4x4Prediction.fast(mode, plane: view, x: x0 + bx, y: y0 + by, neighbours: neighbours, into: out.baseAddress!, stride: 4)
-                            let cost = SATD.fast(.w4h4, src.baseAddress! + (y0 + by) * stride + x0 + bx, stride: stride, out.baseAddress!, stride: 4)
-                                + lambda * (mode.rawValue == predicted ? 1 : 4)
-                            if cost < bestCost { bestCost = cost; bestMode = mode; prediction = Array(out) }
-                        }
+                    for mode in Self.allIntra4x4Modes where mode.isUsable(with: neighbours) {
+                        Intra4x4Prediction.fast(mode, plane: view, x: x0 + bx, y: y0 + by, neighbours: neighbours, into: candidate, stride: 4)
+                        let cost = SATD.fast(.w4h4, src.baseAddress! + (y0 + by) * stride + x0 + bx, stride: stride, candidate, stride: 4)
+                            + lambda * (mode.rawValue == predicted ? 1 : 4)
+                        if cost < bestCost { bestCost = cost; bestMode = mode; prediction.update(from: candidate, count: 16) }
                     }
                 }
             }
@@ -85,6 +83,7 @@ extension SliceCoder {
             intra4x4Modes[gy * gridStride + gx] = UInt8(bestMode.rawValue)
 
             // Residual, quantisation, and the reconstruction the next blocks predict from.
+            let block = result.levels + 16 * blk
             source.luma.withUnsafeBufferPointer { src in
                 for y in 0..<4 {
                     for x in 0..<4 {
@@ -92,22 +91,18 @@ extension SliceCoder {
                     }
                 }
             }
-            let nonZero = block.withUnsafeMutableBufferPointer { b -> Int in
-                Transform4x4.forward(b.baseAddress!)
-                let count = Quantisation.quantise(b.baseAddress!, qP: qp, kind: .intra, skippingDC: false)
-                Self.clamp(b.baseAddress!, 16)
-                return count
-            }
-            for i in 0..<16 { result.levels[16 * blk + i] = block[i] }
+            Transform4x4.forward(block)
+            let nonZero = Quantisation.quantise(block, qP: qp, kind: .intra, skippingDC: false)
+            Self.clamp(block, 16)
             if nonZero > 0 { result.codedBlockPatternLuma |= 1 << (blk / 4) }
+            let b = scratch.block
+            b.update(from: block, count: 16)
             reconstruction.luma.withUnsafeMutableBufferPointer { recon in
-                block.withUnsafeMutableBufferPointer { b in
-                    Quantisation.dequantise(b.baseAddress!, qP: qp, keepingDC: false)
-                    Transform4x4.inverse(b.baseAddress!)
-                    let out = recon.baseAddress! + (y0 + by) * stride + x0 + bx
-                    for y in 0..<4 { for x in 0..<4 { out[y * stride + x] = prediction[4 * y + x] } }
-                    Transform4x4.add(UnsafePointer(b.baseAddress!), to: out, stride: stride)
-                }
+                Quantisation.dequantise(b, qP: qp, keepingDC: false)
+                Transform4x4.inverse(b)
+                let out = recon.baseAddress! + (y0 + by) * stride + x0 + bx
+                for y in 0..<4 { (out + y * stride).update(from: prediction + 4 * y, count: 4) }
+                Transform4x4.add(UnsafePointer(b), to: out, stride: stride)
             }
         }
         // An 8x8 block without levels is not coded: the decoder reconstructs it from the prediction
@@ -115,14 +110,15 @@ extension SliceCoder {
         return result
     }
 
-    /// Whether the sample at (x, y) relative to the macroblock is decoded before block `blk` (§6.4.11.4).
+    /// Whether the sample at (x, y) relative to the macroblock is available to block `blk` (§6.4.11.4):
+    /// in a macroblock of the picture and the slice (§6.4.12), decoded before the block.
     func isAvailable(mbX: Int, mbY: Int, blk: Int, x: Int, y: Int) -> Bool {
         if y < 0 {
-            if x < 0 { return mbX > 0 && mbY > 0 }
-            if x < 16 { return mbY > 0 }
-            return mbY > 0 && mbX + 1 < widthInMbs
+            if x < 0 { return isMacroblockAvailable(mbX: mbX - 1, mbY: mbY - 1) }
+            if x < 16 { return isMacroblockAvailable(mbX: mbX, mbY: mbY - 1) }
+            return isMacroblockAvailable(mbX: mbX + 1, mbY: mbY - 1)
         }
-        if x < 0 { return mbX > 0 }
+        if x < 0 { return isMacroblockAvailable(mbX: mbX - 1, mbY: mbY) }
         if x >= 16 { return false }
         let index = (y / 8) * 8 + (x / 8) * 4 + ((y % 8) / 4) * 2 + (x % 8) / 4
         return index < blk
@@ -143,22 +139,22 @@ extension SliceCoder {
 
     /// residual_luma( ) of I_NxN: the 4x4 blocks of each coded 8x8 block, in luma4x4BlkIdx order.
     mutating func writeIntra4x4Residual(mbX: Int, mbY: Int, _ macroblock: Intra4x4Macroblock, to writer: inout BitWriter) {
-        writeLuma4x4Residual(mbX: mbX, mbY: mbY, levels: macroblock.levels, codedBlockPatternLuma: macroblock.codedBlockPatternLuma, to: &writer)
+        writeLuma4x4Residual(mbX: mbX, mbY: mbY, levels: UnsafePointer(macroblock.levels), codedBlockPatternLuma: macroblock.codedBlockPatternLuma, to: &writer)
     }
 
     /// residual_luma( ) of 4x4 blocks of 16 coefficients (I_NxN and inter macroblocks, §7.3.5.3.1):
     /// the blocks of each 8x8 block whose CodedBlockPatternLuma bit is set, in luma4x4BlkIdx order.
-    mutating func writeLuma4x4Residual(mbX: Int, mbY: Int, levels: [Int32], codedBlockPatternLuma: Int, to writer: inout BitWriter) {
+    mutating func writeLuma4x4Residual(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, codedBlockPatternLuma: Int, to writer: inout BitWriter) {
         let stride = widthInMbs * 4
-        var scanned = [Int32](repeating: 0, count: 16)
+        let scanned = scratch.scanned
         for blk in 0..<16 {
             let (bx, by) = Self.blockOrigin[blk]
             let gx = mbX * 4 + bx / 4, gy = mbY * 4 + by / 4
             var total = 0
             if codedBlockPatternLuma & (1 << (blk / 4)) != 0 {
-                levels.withUnsafeBufferPointer { Zigzag.scan($0.baseAddress! + 16 * blk, into: &scanned) }
+                Zigzag.scan(levels + 16 * blk, into: scanned)
                 let nC = lumaNC(blockX: gx, blockY: gy)
-                total = scanned.withUnsafeBufferPointer { CAVLCResidualWriter.write($0.baseAddress!, count: 16, nC: nC, to: &writer) }
+                total = CAVLCResidualWriter.write(scanned, count: 16, nC: nC, to: &writer)
             }
             lumaTotals[gy * stride + gx] = UInt8(total)
         }

@@ -16,20 +16,21 @@ enum PartitionShape: Int, CaseIterable {
     }
 
     /// (x, y, width, height) of each partition inside the macroblock, in luma samples.
-    var partitions: [(Int, Int, Int, Int)] {
-        switch self {
-        case .whole: [(0, 0, 16, 16)]
-        case .horizontalHalves: [(0, 0, 16, 8), (0, 8, 16, 8)]
-        case .verticalHalves: [(0, 0, 8, 16), (8, 0, 8, 16)]
-        case .quarters: [(0, 0, 8, 8), (8, 0, 8, 8), (0, 8, 8, 8), (8, 8, 8, 8)]
-        }
-    }
+    var partitions: [(Int, Int, Int, Int)] { Self.partitionTable[rawValue] }
+
+    /// The partitions of each shape, built once (a shared array: reading it allocates nothing).
+    static let partitionTable: [[(Int, Int, Int, Int)]] = [
+        [(0, 0, 16, 16)],
+        [(0, 0, 16, 8), (0, 8, 16, 8)],
+        [(0, 0, 8, 16), (8, 0, 8, 16)],
+        [(0, 0, 8, 8), (8, 0, 8, 8), (0, 8, 8, 8), (8, 8, 8, 8)],
+    ]
 }
 
 extension SliceCoder {
     /// refIdxL0 and mvL0 of the 4x4 block covering luma location (x, y) relative to macroblock
-    /// (mbX, mbY) (§6.4.11.7, §8.4.1.3.2): nil when its macroblock is outside the picture or not yet
-    /// decoded (a block of the current macroblock counts as decoded only when `insideDecoded`); refIdx −1
+    /// (mbX, mbY) (§6.4.11.7, §8.4.1.3.2): nil when its macroblock is outside the picture or the slice,
+    /// or not yet decoded (a block of the current macroblock counts as decoded only when `insideDecoded`); refIdx −1
     /// and a zero vector for an intra macroblock.
     func neighbourMotion(mbX: Int, mbY: Int, x: Int, y: Int, insideDecoded: Bool = false) -> (refIdx: Int, mv: SIMD2<Int32>)? {
         let px = mbX * 16 + x, py = mbY * 16 + y
@@ -37,7 +38,7 @@ extension SliceCoder {
         let nx = px >> 4, ny = py >> 4
         if nx == mbX && ny == mbY {
             if !insideDecoded { return nil }
-        } else if !(ny < mbY || (ny == mbY && nx < mbX)) {
+        } else if !(ny < mbY || (ny == mbY && nx < mbX)) || ny * widthInMbs + nx < sliceStart {
             return nil
         }
         if macroblockIsIntra[ny * widthInMbs + nx] && !(nx == mbX && ny == mbY) { return (-1, .zero) }
@@ -65,13 +66,14 @@ extension SliceCoder {
         case (.verticalHalves, 1) where nc.refIdx == 0: return nc.mv
         default: break
         }
-        let matching = [na, nb, nc].filter { $0.refIdx == 0 }
-        if matching.count == 1 { return matching[0].mv }
+        // §8.4.1.3.1: exactly one of A, B, C with refIdxL0 0 → its vector (counted without an array).
+        let matching = (na.refIdx == 0 ? 1 : 0) + (nb.refIdx == 0 ? 1 : 0) + (nc.refIdx == 0 ? 1 : 0)
+        if matching == 1 { return na.refIdx == 0 ? na.mv : (nb.refIdx == 0 ? nb.mv : nc.mv) }
         func median(_ x: Int32, _ y: Int32, _ z: Int32) -> Int32 { max(min(x, y), min(max(x, y), z)) }
         return SIMD2(median(na.mv.x, nb.mv.x, nc.mv.x), median(na.mv.y, nb.mv.y, nc.mv.y))
     }
 
-    /// mvL0 of a P_Skip macroblock (§8.4.1.1): zero when A or B is outside the picture or either has
+    /// mvL0 of a P_Skip macroblock (§8.4.1.1): zero when A or B is not available (outside the picture or the slice) or either has
     /// refIdxL0 0 with a zero vector, the 16x16 predictor otherwise.
     func skipMotionVector(mbX: Int, mbY: Int, predictor: SIMD2<Int32>) -> SIMD2<Int32> {
         guard let a = neighbourMotion(mbX: mbX, mbY: mbY, x: -1, y: 0), let b = neighbourMotion(mbX: mbX, mbY: mbY, x: 0, y: -1) else { return .zero }

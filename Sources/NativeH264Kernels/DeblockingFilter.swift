@@ -71,6 +71,12 @@ public enum DeblockingFilter {
     }
 
     /// The fast version: pointer walks on scalar locals, no allocation.
+    ///
+    /// Each line is addressed from its p3 sample with non-negative offsets only (p3 … p0 at 0 … 3 · a,
+    /// q0 … q3 at 4 · a … 7 · a): Swift 6.3's SIL access-path analysis takes an `index_addr` by a
+    /// negative constant (such as `q[-a]` once `a` is inlined as 1) to overlap the element it is
+    /// next to, and dead-store elimination then dropped the p0/p1 stores before the q0 store in
+    /// optimised builds (swiftlang/swift#77558, fixed in 6.4 by swiftlang/swift#89048).
     /// - Parameters:
     ///   - plane: the picture plane, filtered in place.
     ///   - x: column of q0 of the first line.
@@ -86,69 +92,72 @@ public enum DeblockingFilter {
         guard strength > 0, thresholds.alpha > 0, thresholds.beta > 0 else { return }
         let across = direction == .vertical ? 1 : plane.stride
         let along = direction == .vertical ? plane.stride : 1
-        var q0 = plane.base + y * plane.stride + x
+        // p3 of the first line: four samples before q0 across the edge (an edge with p samples has x or y ≥ 4).
+        var line = plane.base + (y &* plane.stride &+ x &- 4 &* across)
         let alpha = Int32(thresholds.alpha), beta = Int32(thresholds.beta)
         if strength < 4 {
             let tC0 = Int32(thresholds.tC0(strength: strength))
             for _ in 0..<length {
-                filterNormal(q0, across, alpha, beta, tC0, isChroma)
-                q0 += along
+                filterNormal(line, across, alpha, beta, tC0, isChroma)
+                line += along
             }
         } else {
             for _ in 0..<length {
-                filterStrong(q0, across, alpha, beta, isChroma)
-                q0 += along
+                filterStrong(line, across, alpha, beta, isChroma)
+                line += along
             }
         }
     }
 
+    /// bS < 4 on one line (§8.7.2.3); `s` points at p3, samples `a` apart.
     @inlinable @inline(__always)
-    static func filterNormal(_ q: UnsafeMutablePointer<UInt8>, _ a: Int, _ alpha: Int32, _ beta: Int32, _ tC0: Int32,
+    static func filterNormal(_ s: UnsafeMutablePointer<UInt8>, _ a: Int, _ alpha: Int32, _ beta: Int32, _ tC0: Int32,
                              _ isChroma: Bool) {
-        let p0 = Int32(q[-a]), p1 = Int32(q[-2 * a]), q0 = Int32(q[0]), q1 = Int32(q[a])
+        let p1 = Int32(s[2 &* a]), p0 = Int32(s[3 &* a]), q0 = Int32(s[4 &* a]), q1 = Int32(s[5 &* a])
         guard abs(p0 &- q0) < alpha, abs(p1 &- p0) < beta, abs(q1 &- q0) < beta else { return }
         if isChroma {
             let tC = tC0 &+ 1
             let delta = min(max((((q0 &- p0) << 2) &+ (p1 &- q1) &+ 4) >> 3, 0 &- tC), tC)
-            q[-a] = clip1(p0 &+ delta); q[0] = clip1(q0 &- delta)
+            s[3 &* a] = clip1(p0 &+ delta); s[4 &* a] = clip1(q0 &- delta)
             return
         }
-        let p2 = Int32(q[-3 * a]), q2 = Int32(q[2 * a])
+        let p2 = Int32(s[a]), q2 = Int32(s[6 &* a])
         let ap = abs(p2 &- p0) < beta, aq = abs(q2 &- q0) < beta
         let tC = tC0 &+ (ap ? 1 : 0) &+ (aq ? 1 : 0)
         let delta = min(max((((q0 &- p0) << 2) &+ (p1 &- q1) &+ 4) >> 3, 0 &- tC), tC)
         let average = (p0 &+ q0 &+ 1) >> 1
-        if ap { q[-2 * a] = UInt8(truncatingIfNeeded: p1 &+ min(max((p2 &+ average &- (p1 << 1)) >> 1, 0 &- tC0), tC0)) }
-        if aq { q[a] = UInt8(truncatingIfNeeded: q1 &+ min(max((q2 &+ average &- (q1 << 1)) >> 1, 0 &- tC0), tC0)) }
-        q[-a] = clip1(p0 &+ delta); q[0] = clip1(q0 &- delta)
+        if ap { s[2 &* a] = UInt8(truncatingIfNeeded: p1 &+ min(max((p2 &+ average &- (p1 << 1)) >> 1, 0 &- tC0), tC0)) }
+        if aq { s[5 &* a] = UInt8(truncatingIfNeeded: q1 &+ min(max((q2 &+ average &- (q1 << 1)) >> 1, 0 &- tC0), tC0)) }
+        s[3 &* a] = clip1(p0 &+ delta); s[4 &* a] = clip1(q0 &- delta)
     }
 
+    /// bS = 4 on one line (§8.7.2.4); `s` points at p3, samples `a` apart.
     @inlinable @inline(__always)
-    static func filterStrong(_ q: UnsafeMutablePointer<UInt8>, _ a: Int, _ alpha: Int32, _ beta: Int32, _ isChroma: Bool) {
-        let p0 = Int32(q[-a]), p1 = Int32(q[-2 * a]), q0 = Int32(q[0]), q1 = Int32(q[a])
+    static func filterStrong(_ s: UnsafeMutablePointer<UInt8>, _ a: Int, _ alpha: Int32, _ beta: Int32, _ isChroma: Bool) {
+        let p1 = Int32(s[2 &* a]), p0 = Int32(s[3 &* a]), q0 = Int32(s[4 &* a]), q1 = Int32(s[5 &* a])
         guard abs(p0 &- q0) < alpha, abs(p1 &- p0) < beta, abs(q1 &- q0) < beta else { return }
         if isChroma {
-            q[-a] = UInt8(truncatingIfNeeded: (2 &* p1 &+ p0 &+ q1 &+ 2) >> 2)
-            q[0] = UInt8(truncatingIfNeeded: (2 &* q1 &+ q0 &+ p1 &+ 2) >> 2)
+            s[3 &* a] = UInt8(truncatingIfNeeded: (2 &* p1 &+ p0 &+ q1 &+ 2) >> 2)
+            s[4 &* a] = UInt8(truncatingIfNeeded: (2 &* q1 &+ q0 &+ p1 &+ 2) >> 2)
             return
         }
-        let p2 = Int32(q[-3 * a]), q2 = Int32(q[2 * a])
+        let p2 = Int32(s[a]), q2 = Int32(s[6 &* a])
         let strong = abs(p0 &- q0) < ((alpha >> 2) &+ 2)
         if strong && abs(p2 &- p0) < beta {
-            let p3 = Int32(q[-4 * a])
-            q[-a] = UInt8(truncatingIfNeeded: (p2 &+ 2 &* p1 &+ 2 &* p0 &+ 2 &* q0 &+ q1 &+ 4) >> 3)
-            q[-2 * a] = UInt8(truncatingIfNeeded: (p2 &+ p1 &+ p0 &+ q0 &+ 2) >> 2)
-            q[-3 * a] = UInt8(truncatingIfNeeded: (2 &* p3 &+ 3 &* p2 &+ p1 &+ p0 &+ q0 &+ 4) >> 3)
+            let p3 = Int32(s[0])
+            s[3 &* a] = UInt8(truncatingIfNeeded: (p2 &+ 2 &* p1 &+ 2 &* p0 &+ 2 &* q0 &+ q1 &+ 4) >> 3)
+            s[2 &* a] = UInt8(truncatingIfNeeded: (p2 &+ p1 &+ p0 &+ q0 &+ 2) >> 2)
+            s[a] = UInt8(truncatingIfNeeded: (2 &* p3 &+ 3 &* p2 &+ p1 &+ p0 &+ q0 &+ 4) >> 3)
         } else {
-            q[-a] = UInt8(truncatingIfNeeded: (2 &* p1 &+ p0 &+ q1 &+ 2) >> 2)
+            s[3 &* a] = UInt8(truncatingIfNeeded: (2 &* p1 &+ p0 &+ q1 &+ 2) >> 2)
         }
         if strong && abs(q2 &- q0) < beta {
-            let q3 = Int32(q[3 * a])
-            q[0] = UInt8(truncatingIfNeeded: (p1 &+ 2 &* p0 &+ 2 &* q0 &+ 2 &* q1 &+ q2 &+ 4) >> 3)
-            q[a] = UInt8(truncatingIfNeeded: (p0 &+ q0 &+ q1 &+ q2 &+ 2) >> 2)
-            q[2 * a] = UInt8(truncatingIfNeeded: (2 &* q3 &+ 3 &* q2 &+ q1 &+ q0 &+ p0 &+ 4) >> 3)
+            let q3 = Int32(s[7 &* a])
+            s[4 &* a] = UInt8(truncatingIfNeeded: (p1 &+ 2 &* p0 &+ 2 &* q0 &+ 2 &* q1 &+ q2 &+ 4) >> 3)
+            s[5 &* a] = UInt8(truncatingIfNeeded: (p0 &+ q0 &+ q1 &+ q2 &+ 2) >> 2)
+            s[6 &* a] = UInt8(truncatingIfNeeded: (2 &* q3 &+ 3 &* q2 &+ q1 &+ q0 &+ p0 &+ 4) >> 3)
         } else {
-            q[0] = UInt8(truncatingIfNeeded: (2 &* q1 &+ q0 &+ p1 &+ 2) >> 2)
+            s[4 &* a] = UInt8(truncatingIfNeeded: (2 &* q1 &+ q0 &+ p1 &+ 2) >> 2)
         }
     }
 }

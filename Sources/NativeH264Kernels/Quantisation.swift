@@ -139,7 +139,9 @@ public enum Quantisation {
         return out
     }
 
-    /// Dead-zone quantisation of a 4x4 block, fast, in place.
+    /// Dead-zone quantisation of a 4x4 block, fast, in place: one row of four coefficients per
+    /// SIMD4<Int32> (the multipliers of a row alternate: rows 0 and 2 MF(m, 0), MF(m, 2); rows 1 and
+    /// 3 MF(m, 2), MF(m, 1)), sign restored by lane masks, the non-zero levels counted lane-wise.
     /// - Parameters:
     ///   - block: 16 coefficients in, 16 levels out.
     ///   - qP: 0…51.
@@ -149,16 +151,21 @@ public enum Quantisation {
     @inlinable @discardableResult
     public static func quantise(_ block: UnsafeMutablePointer<Int32>, qP: Int, kind: Kind, skippingDC: Bool) -> Int {
         let qbits = Int32(15 + qP / 6)
-        let f = (Int32(1) << qbits) / (kind == .intra ? 3 : 6)
+        let f = SIMD4<Int32>(repeating: (Int32(1) << qbits) / (kind == .intra ? 3 : 6))
+        let shift = SIMD4<Int32>(repeating: qbits)
         let (m0, m1, m2) = multipliers(qP % 6)
-        var nonZero = 0
-        for i in 0..<16 {
-            let m = (i & 5) == 0 ? m0 : ((i & 5) == 5 ? m1 : m2)
-            let c = block[i]
-            let level = (abs(c) &* m &+ f) >> qbits
-            block[i] = c < 0 ? 0 &- level : level
-            nonZero &+= level != 0 ? 1 : 0
+        let even = SIMD4<Int32>(m0, m2, m0, m2), odd = SIMD4<Int32>(m2, m1, m2, m1)
+        var counted = SIMD4<Int32>.zero
+        let raw = UnsafeMutableRawPointer(block)
+        for row in 0..<4 {
+            let c = raw.loadUnaligned(fromByteOffset: row &* 16, as: SIMD4<Int32>.self)
+            let negative = c .< SIMD4<Int32>.zero
+            let magnitude = c.replacing(with: SIMD4<Int32>.zero &- c, where: negative)
+            let level = (magnitude &* (row & 1 == 0 ? even : odd) &+ f) &>> shift
+            raw.storeBytes(of: level.replacing(with: SIMD4<Int32>.zero &- level, where: negative), toByteOffset: row &* 16, as: SIMD4<Int32>.self)
+            counted &+= SIMD4<Int32>.zero.replacing(with: SIMD4<Int32>(repeating: 1), where: level .!= SIMD4<Int32>.zero)
         }
+        var nonZero = Int(counted.wrappedSum())
         if skippingDC {
             nonZero &-= block[0] != 0 ? 1 : 0
             block[0] = 0

@@ -28,6 +28,7 @@ struct EncodeCommand {
     private static let videoOptions: [any OptionDeclaring] = [
         EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.quantizer, EncodingOptions.gop,
         EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.pixelFormat, CommonOptions.frames,
+        NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
     ]
     private static let audioOptions: [any OptionDeclaring] = [EncodingOptions.audioBitRate, duration, sampleRate, channels]
 
@@ -43,7 +44,8 @@ struct EncodeCommand {
             EncodingOptions.fps.documentingDefault("a .y4m's, .mp4's or .flv's own rate, else 30"),
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
-            CommonOptions.engine, CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
+            CommonOptions.engine, NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
+            CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
             HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize,
         ],
         notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec.",
@@ -67,6 +69,10 @@ struct EncodeCommand {
     let seconds: Double
     let sampleRate: Int
     let channelCount: Int
+    /// `--recon`: where the native encoder's reconstruction goes.
+    let reconstructionPath: String?
+    /// `--threads`: the native encoder's thread cap.
+    let threadLimit: Int?
 
     /// Reads the command's arguments and checks that they fit the input and the output.
     /// - Parameter parsed: the words after `encode`, parsed with ``table``.
@@ -139,6 +145,11 @@ struct EncodeCommand {
                 throw .conflict("--bitrate and --audio-bitrate both set the AAC rate of \(output): give one")
             }
             options.audioBitRate = parsed.given(EncodingOptions.bitRate) ?? options.audioBitRate
+        }
+        reconstructionPath = parsed.given(NativeEngineOptions.reconstruction)
+        threadLimit = parsed.given(NativeEngineOptions.threads)
+        if reconstructionPath != nil, !NativeEngineOptions.choosesNative(engineName: options.engineName, preference: options.enginePreference) {
+            throw .conflict("--recon writes the native encoder's reconstruction: give --engine native")
         }
         self.options = options
         self.isMP4 = isMP4
@@ -231,7 +242,11 @@ struct EncodeCommand {
         guard options.width % 2 == 0, options.height % 2 == 0 else {
             throw CommandLineError.conflict("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
         }
-        let session = try CompressionSession(configuration: options.compressionConfiguration, registry: EngineSetup.registry())
+        let reconstruction = try reconstructionPath.map {
+            try ReconstructionFile(path: $0, width: options.width, height: options.height, framesPerSecond: options.fps)
+        }
+        let registry = NativeEngineOptions.registry(threads: threadLimit, reconstruction: reconstruction)
+        let session = try CompressionSession(configuration: options.compressionConfiguration, registry: registry)
         let writer: any EncodedFrameOutput
         if isMP4 {
             writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: true, audioFormat: nil).videoTrack
@@ -273,6 +288,7 @@ struct EncodeCommand {
             failure = error
         }
         do { _ = try await session.close() } catch { failure = failure ?? error }
+        do { try reconstruction?.finish() } catch { failure = failure ?? error }
         let writeFailure = await consumer.value
         progress.finish()
         if index == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noFrames(input: inputName, output: output)) }

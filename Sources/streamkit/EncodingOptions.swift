@@ -30,7 +30,7 @@ struct EncodingOptions {
     /// `--profile`.
     static let profile = OptionSpec<ProfileChoice>(
         "--profile", value: "baseline|main|high|high444", help: "the profile (high444: H.264 High 4:4:4 Predictive)",
-        shown: "high for H.264 (high444 with --qp 0), main for H.265",
+        shown: "high for H.264 (high444 with --qp 0; baseline with the native engine), main for H.265",
         parse: OptionValueParsers.choice(of: "profile", [
             (["baseline"], .baseline), (["main"], .main), (["high"], .high), (["high444", "high444p"], .high444),
         ]))
@@ -103,7 +103,10 @@ struct EncodingOptions {
         switch (codec, chosen) {
         case (.hevc, nil), (.hevc, .main?): profile = .hevcMain
         case (.hevc, let other?): throw .conflict("--profile \(other) is an H.264 profile; H.265 is encoded in main")
-        case (_, nil): profile = quantizer == 0 ? Self.losslessProfile : .high
+        case (_, nil):
+            // High, unless the native engine encodes: it codes Constrained Baseline only.
+            let native = NativeEngineOptions.choosesNative(engineName: engineName, preference: enginePreference)
+            profile = quantizer == 0 ? Self.losslessProfile : native ? .constrainedBaseline : .high
         case (_, .baseline?): profile = .baseline
         case (_, .main?): profile = .main
         case (_, .high?): profile = .high

@@ -359,10 +359,11 @@ struct SessionContractTests {
 
     // MARK: - Registry and typed configuration
 
-    @Test("CodecEngineRegistry.default holds the FFmpeg engines; its errors do not tell to build with the trait")
+    @Test("CodecEngineRegistry.default holds the FFmpeg engines, then native; x264 stays the H.264 default; its errors do not tell to build with the trait")
     func defaultRegistry() throws {
-        #expect(CodecEngineRegistry.default.engines.map(\.name) == FFmpegEngines.probe().map(\.name))
+        #expect(CodecEngineRegistry.default.engines.map(\.name) == FFmpegEngines.probe().map(\.name) + ["native"])
         #expect(try CodecEngineRegistry.default.encoderEngine(for: CompressionConfiguration(codec: .h264, width: 64, height: 64)).encodes(.h264))
+        #expect(try CodecEngineRegistry.default.encoderEngine(for: CompressionConfiguration(codec: .h264, width: 64, height: 64)).name == "x264")
         #expect {
             _ = try CodecEngineRegistry(engines: []).decoderEngine(for: .hevc)
         } throws: { error in

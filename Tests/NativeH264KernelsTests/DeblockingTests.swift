@@ -74,4 +74,43 @@ import TestSupport
         #expect(BoundaryStrength.derive(p: otherReference, q: still, isMacroblockEdge: false) == 1)
         #expect(BoundaryStrength.derive(p: nearly, q: still, isMacroblockEdge: true) == 0)
     }
+
+    /// One line with every position a constant the optimiser can fold (x = 4, a vertical edge, one
+    /// line, literal bS): the p0/p1 stores must survive the q0 store after them. Swift 6.3's dead-store
+    /// elimination dropped them when the filter addressed them at negative offsets from q0
+    /// (swiftlang/swift#77558); only an optimised build (`swift test -c release`) can show it.
+    @Test("bS 1…4 on a constant-folded line keeps the p-side stores (optimised builds)")
+    func constantLineKeepsPSideStores() {
+        #expect(Self.filteredLine(strength: 1, isChroma: false) == Self.plainlyFilteredLine(strength: 1, isChroma: false))
+        #expect(Self.filteredLine(strength: 2, isChroma: false) == Self.plainlyFilteredLine(strength: 2, isChroma: false))
+        #expect(Self.filteredLine(strength: 3, isChroma: false) == Self.plainlyFilteredLine(strength: 3, isChroma: false))
+        #expect(Self.filteredLine(strength: 4, isChroma: false) == Self.plainlyFilteredLine(strength: 4, isChroma: false))
+        #expect(Self.filteredLine(strength: 3, isChroma: true) == Self.plainlyFilteredLine(strength: 3, isChroma: true))
+        #expect(Self.filteredLine(strength: 4, isChroma: true) == Self.plainlyFilteredLine(strength: 4, isChroma: true))
+        #expect(Self.plainlyFilteredLine(strength: 3, isChroma: false)[3] != 239, "the line is one the filter changes")
+    }
+
+    /// p3…p0 = 232 234 237 239, q0…q3 = 230 225 236 231 at QP 26 (α 15, β 6): every filter changes p0.
+    static let line: [UInt8] = [232, 234, 237, 239, 230, 225, 236, 231]
+
+    /// The line through the fast filter, inlined so that its arguments are constants.
+    @inline(__always)
+    static func filteredLine(strength: Int, isChroma: Bool) -> [UInt8] {
+        var samples = line
+        samples.withUnsafeMutableBufferPointer {
+            DeblockingFilter.filter(MutablePlaneView(base: $0.baseAddress!, width: 8, height: 1, stride: 8), x: 4, y: 0, direction: .vertical,
+                                    length: 1, strength: strength, thresholds: DeblockingThresholds(qPp: 26, qPq: 26), isChroma: isChroma)
+        }
+        return samples
+    }
+
+    /// The line through the plain filter.
+    static func plainlyFilteredLine(strength: Int, isChroma: Bool) -> [UInt8] {
+        var samples = line
+        samples.withUnsafeMutableBufferPointer {
+            DeblockingFilter.filterReference(MutablePlaneView(base: $0.baseAddress!, width: 8, height: 1, stride: 8), x: 4, y: 0, direction: .vertical,
+                                             length: 1, strength: strength, thresholds: DeblockingThresholds(qPp: 26, qPq: 26), isChroma: isChroma)
+        }
+        return samples
+    }
 }

@@ -110,6 +110,16 @@ struct InterEncoderBitExactnessTests {
         if size.0 >= 50 && qp <= 40 { #expect(outcome.types.predicted16x16 > 0, "\(outcome.types)") }
     }
 
+    /// Every QP whose deblocking tC0 (Table 8-17) is non-zero: P pictures are where bS 1 and 2 edges
+    /// (motion and residual edges) read the bS = 1 and 2 columns, which intra pictures never do (an error
+    /// at indexA 37 and 38 once passed every intra test and broke rate-controlled P pictures).
+    @Test("panned texture: P pictures decode bit-exactly at every QP with a non-zero tC0", arguments: 17...51)
+    func everyDeblockingQP(qp: Int) throws {
+        let frames = try Self.pannedFrames(width: 64, height: 48, count: 4)
+        let outcome = try expectBitExact(frames, qp: qp, keyFrameInterval: 30, label: "pan 64x48 QP \(qp)")
+        #expect(outcome.predictedBytes.count == 3)
+    }
+
     @Test("synthetic camera: GOP 1, 5 and 250 decode bit-exactly, P pictures far smaller", arguments: [1, 5, 250])
     func syntheticCamera(keyFrameInterval: Int) async throws {
         let frames = try await IntraEncoderBitExactnessTests.cameraFrames(width: 176, height: 144, count: 12)

@@ -1,0 +1,100 @@
+import CodecInterface
+import MediaCore
+
+/// The `native` codec engine: ``NativeH264Encoder`` behind the session API — H.264 Constrained
+/// Baseline (CAVLC, I and P pictures) in pure Swift, with no C library. It encodes only; decoding
+/// is left to other engines.
+///
+/// It honours ``CompressionConfiguration/averageBitRate``, ``CompressionConfiguration/dataRateLimits``,
+/// ``CompressionConfiguration/quantizer``, the key-frame interval (in frames or seconds), forced key
+/// frames, ``CompressionConfiguration/expectedFrameRate`` (VUI timing, level) and
+/// ``CompressionConfiguration/realTime`` (it is always one pass, with no look-ahead and no frame
+/// delay, so ``CompressionConfiguration/maxFrameDelayCount`` holds too). At creation it refuses, with
+/// ``CodecError/unsupportedProperty(_:reason:engine:)``, what it cannot do: B-frames, CABAC, profiles
+/// other than (Constrained) Baseline, a level below the one the size and rate need.
+///
+/// ```swift
+/// var configuration = CompressionConfiguration(codec: .h264, width: 640, height: 480, 
+///                                              profileLevel: ProfileLevel(profile: .constrainedBaseline))
+/// configuration.allowFrameReordering = false
+/// configuration.averageBitRate = 1_000_000
+/// configuration.engineName = "native"
+/// let session = try CompressionSession(configuration: configuration)
+/// ```
+public struct NativeCodecEngine: CodecEngine {
+    /// Called with each picture's reconstruction (what a decoder shows for it) and its presentation
+    /// time, in output order, on the session's worker.
+    public typealias ReconstructionHandler = @Sendable (PixelBuffer, MediaTime) -> Void
+
+    /// "native".
+    public let name = "native"
+    /// Software.
+    public let isHardware = false
+    /// A one-line description for `streamkit engines`.
+    public var summary: String {
+        "pure-Swift H.264 encoder (Constrained Baseline, CAVLC, I/P pictures; no decoder)"
+            + (threadLimit.map { ", at most \($0) thread\($0 == 1 ? "" : "s")" } ?? "")
+    }
+    /// H.264, encode only.
+    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: false)]
+    /// The most threads an encoder may use (`streamkit encode --threads N`); nil: all cores.
+    public let threadLimit: Int?
+    /// Receives every reconstructed picture (`streamkit encode --recon`), if set.
+    public let reconstructionHandler: ReconstructionHandler?
+    /// How each picture is cut into slices (``NativeH264Encoder/SliceLayout/count(_:)`` slices are coded
+    /// on up to ``threadLimit`` threads).
+    public let sliceLayout: NativeH264Encoder.SliceLayout
+
+    /// Creates the engine.
+    /// - Parameters:
+    ///   - threadLimit: the most threads an encoder may use, 1… (nil: all cores).
+    ///   - reconstructionHandler: called with each reconstructed picture and its presentation time.
+    ///   - sliceLayout: how each picture is cut into slices (default one slice).
+    public init(threadLimit: Int? = nil, reconstructionHandler: ReconstructionHandler? = nil,
+                sliceLayout: NativeH264Encoder.SliceLayout = .single) {
+        self.threadLimit = threadLimit.map { min(max(1, $0), NativeH264Encoder.maximumThreadCount) }
+        self.reconstructionHandler = reconstructionHandler
+        self.sliceLayout = sliceLayout
+    }
+
+    /// Makes a video encoder.
+    /// - Parameter configuration: the session's properties.
+    /// - Returns: an encoder emitting AVCC frames, SPS and PPS in band with every IDR picture.
+    /// - Throws: ``CodecError/noEngine(_:)`` for a codec other than H.264;
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` for B-frames, CABAC, a profile other than
+    ///   Baseline, a level too low, or a quantiser together with a bit rate;
+    ///   ``CodecError/invalidConfiguration(property:reason:)`` for values no engine could honour.
+    public func makeVideoEncoder(_ configuration: CompressionConfiguration) throws(CodecError) -> any VideoEncoder {
+        guard configuration.codec == .h264 else { throw .noEngine("engine native cannot encode \(configuration.codec.rawValue)") }
+        try configuration.validate()
+        try NativeEngineSettings(configuration: configuration, engineName: name).check()
+        return try NativeVideoEncoder(configuration: configuration, engineName: name, reconstructionHandler: reconstructionHandler,
+                                          sliceLayout: sliceLayout, threadCount: threadLimit ?? NativeH264Encoder.availableProcessorCount)
+    }
+
+    /// The native engine does not decode.
+    /// - Parameters:
+    ///   - format: the stream's format.
+    ///   - output: the picture layout.
+    /// - Returns: never.
+    /// - Throws: ``CodecError/noEngine(_:)``.
+    public func makeVideoDecoder(_ format: FormatDescription, output: PixelFormat) throws(CodecError) -> any VideoDecoder {
+        throw .noEngine("engine native encodes H.264 only; it has no decoder")
+    }
+
+    /// The native engine has no audio.
+    /// - Parameter configuration: the audio session's properties.
+    /// - Returns: never.
+    /// - Throws: ``CodecError/noEngine(_:)``.
+    public func makeAudioEncoder(_ configuration: AudioEncoderConfiguration) throws(CodecError) -> any AudioEncoder {
+        throw .noEngine("engine native encodes H.264 video only")
+    }
+
+    /// The native engine has no audio.
+    /// - Parameter format: the stream's format.
+    /// - Returns: never.
+    /// - Throws: ``CodecError/noEngine(_:)``.
+    public func makeAudioDecoder(_ format: AudioFormatDescription) throws(CodecError) -> any AudioDecoder {
+        throw .noEngine("engine native encodes H.264 video only")
+    }
+}

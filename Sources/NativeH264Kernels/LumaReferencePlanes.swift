@@ -1,0 +1,234 @@
+/// The luma plane of a reference picture prepared for motion search and compensation, as x264 keeps
+/// it: the full-sample plane with its edges extended by ``padding`` samples on every side, and the
+/// three half-sample planes of §8.4.2.2.1 computed once per picture — b (horizontal half, 8-243),
+/// h (vertical half, 8-244) and j (centre, 8-245/8-247) — with the same geometry. Every one of the
+/// 16 quarter-sample positions of Table 8-12 is then one of these planes or the rounded average of
+/// two (8-250 … 8-261), read in place without clamping while the block stays inside the padding.
+///
+/// The edge extension repeats the outermost samples, which is what the clause's Clip3 of the
+/// reference coordinates does, so a prediction read from these planes equals
+/// ``LumaInterpolation/reference(_:quarterX:quarterY:size:into:stride:)`` sample for sample.
+///
+/// Immutable once built (one allocation per plane, freed with the object); shareable between threads.
+public final class LumaReferencePlanes: @unchecked Sendable {
+    /// Samples added on each side of every plane: a ±64-sample vector (the encoder's search range)
+    /// plus the filter's taps stays inside.
+    public static let padding = 80
+    /// The picture's width in samples (without padding).
+    public let width: Int
+    /// The picture's height in samples (without padding).
+    public let height: Int
+    /// Samples from one row to the next in every plane (`width + 2 * padding`).
+    public let stride: Int
+    /// Sample (0, 0) of the full-sample plane G.
+    public let full: UnsafePointer<UInt8>
+    /// Sample (0, 0) of the horizontal half-sample plane b: b(x, y) lies between G(x, y) and G(x + 1, y).
+    public let horizontalHalf: UnsafePointer<UInt8>
+    /// Sample (0, 0) of the vertical half-sample plane h: h(x, y) lies between G(x, y) and G(x, y + 1).
+    public let verticalHalf: UnsafePointer<UInt8>
+    /// Sample (0, 0) of the centre half-sample plane j, between the four samples from G(x, y).
+    public let centre: UnsafePointer<UInt8>
+    private let storage: UnsafeMutablePointer<UInt8>
+
+    /// Builds the four planes from a luma plane.
+    /// - Parameter plane: the reference picture's luma samples (the deblocked reconstruction).
+    public init(_ plane: PlaneView) {
+        let pad = Self.padding
+        width = plane.width
+        height = plane.height
+        stride = width + 2 * pad
+        let rows = height + 2 * pad
+        let planeSize = stride * rows
+        storage = .allocate(capacity: 4 * planeSize)
+        let origin = pad * stride + pad
+        let g = storage + origin, b = storage + planeSize + origin
+        let v = storage + 2 * planeSize + origin, c = storage + 3 * planeSize + origin
+        full = UnsafePointer(g)
+        horizontalHalf = UnsafePointer(b)
+        verticalHalf = UnsafePointer(v)
+        centre = UnsafePointer(c)
+        let s = stride, w = width, h = height
+        // G: the picture, each row extended left and right, then the first and last rows repeated.
+        for y in 0..<h {
+            let row = g + y * s
+            row.update(from: plane.base + y * plane.stride, count: w)
+            (row - pad).update(repeating: row[0], count: pad)
+            (row + w).update(repeating: row[w - 1], count: pad)
+        }
+        for y in 1...pad {
+            (g - pad - y * s).update(from: g - pad, count: s)
+            (g - pad + (h - 1 + y) * s).update(from: g - pad + (h - 1) * s, count: s)
+        }
+        // Row and column indices clamped into the padded plane: reading there equals reading the
+        // picture at the clamped coordinates.
+        @inline(__always) func cx(_ x: Int) -> Int { x < -pad ? -pad : (x >= w + pad ? w + pad - 1 : x) }
+        @inline(__always) func cy(_ y: Int) -> Int { y < -pad ? -pad : (y >= h + pad ? h + pad - 1 : y) }
+        // b1 (8-241) of every padded position, unrounded, kept for j; eight positions at a time in
+        // Int16 lanes (|b1| ≤ 40 · 255 fits), the first and last eight of a row with clamped taps.
+        let intermediates = UnsafeMutablePointer<Int16>.allocate(capacity: planeSize)
+        defer { intermediates.deallocate() }
+        let b1 = intermediates + origin
+        @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
+            SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+        }
+        @inline(__always) func load(_ p: UnsafePointer<Int16>) -> SIMD8<Int32> {
+            SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int16>.self))
+        }
+        @inline(__always) func store(_ v: SIMD8<Int16>, _ p: UnsafeMutablePointer<UInt8>) {
+            let clipped = pointwiseMin(pointwiseMax(v, .zero), SIMD8(repeating: 255))
+            UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
+        }
+        for y in -pad..<(h + pad) {
+            let r = UnsafePointer(g + y * s), o = b1 + y * s, ob = b + y * s
+            var x = -pad
+            while x < w + pad {
+                if x - 2 >= -pad && x + 8 + 3 <= w + pad {
+                    let t = load(r + x - 2) &+ load(r + x + 3) &- 5 &* (load(r + x - 1) &+ load(r + x + 2)) &+ 20 &* (load(r + x) &+ load(r + x + 1))
+                    UnsafeMutableRawPointer(o + x).storeBytes(of: t, as: SIMD8<Int16>.self)
+                    store((t &+ 16) &>> 5, ob + x)
+                } else {
+                    for i in x..<(x + 8) {
+                        let t = Int32(r[cx(i - 2)]) &+ Int32(r[cx(i + 3)]) &- 5 &* (Int32(r[cx(i - 1)]) &+ Int32(r[cx(i + 2)]))
+                            &+ 20 &* (Int32(r[cx(i)]) &+ Int32(r[cx(i + 1)]))
+                        o[i] = Int16(truncatingIfNeeded: t)
+                        ob[i] = clip1((t &+ 16) >> 5)
+                    }
+                }
+                x += 8
+            }
+        }
+        // h (8-242, 8-244) and j (8-245, 8-247): the vertical taps over G and over b1, rows clamped,
+        // eight positions at a time (j in Int32 lanes).
+        for y in -pad..<(h + pad) {
+            let r0 = cy(y - 2) * s, r1 = cy(y - 1) * s, r2 = y * s, r3 = cy(y + 1) * s, r4 = cy(y + 2) * s, r5 = cy(y + 3) * s
+            let ov = v + y * s, oc = c + y * s
+            var x = -pad
+            while x < w + pad {
+                let gx = UnsafePointer(g + x), bx = UnsafePointer(b1 + x)
+                let t = load(gx + r0) &+ load(gx + r5) &- 5 &* (load(gx + r1) &+ load(gx + r4)) &+ 20 &* (load(gx + r2) &+ load(gx + r3))
+                store((t &+ 16) &>> 5, ov + x)
+                let u = load(bx + r0) &+ load(bx + r5) &- 5 &* (load(bx + r1) &+ load(bx + r4)) &+ 20 &* (load(bx + r2) &+ load(bx + r3))
+                let clipped = pointwiseMin(pointwiseMax((u &+ 512) &>> 10, .zero), SIMD8(repeating: 255))
+                UnsafeMutableRawPointer(oc + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
+                x += 8
+            }
+        }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Whether a block at whole-sample position (x, y) of size w x h, with one more column and row
+    /// for the quarter-sample averages, lies inside the padded planes.
+    @inlinable
+    public func contains(x: Int, y: Int, width w: Int, height h: Int) -> Bool {
+        x >= -Self.padding && y >= -Self.padding && x + w + 1 <= width + Self.padding && y + h + 1 <= height + Self.padding
+    }
+
+    /// The two planes (the same pointer twice for the full and half-sample positions) whose rounded
+    /// average is the prediction at a quarter-sample position (Table 8-12).
+    /// - Parameters:
+    ///   - quarterX: the block's left edge in quarter samples (xInt·4 + xFrac).
+    ///   - quarterY: the block's top edge in quarter samples.
+    /// - Returns: the first sample of each source block, both with row stride ``stride``.
+    @inlinable
+    public func sources(quarterX: Int, quarterY: Int) -> (UnsafePointer<UInt8>, UnsafePointer<UInt8>) {
+        let xFrac = quarterX & 3, yFrac = quarterY & 3
+        let offset = (quarterY >> 2) * stride + (quarterX >> 2)
+        let g = full + offset, b = horizontalHalf + offset, h = verticalHalf + offset, j = centre + offset
+        switch (xFrac, yFrac) {
+        case (0, 0): return (g, g)
+        case (0, 1): return (g, h)  // d
+        case (0, 2): return (h, h)
+        case (0, 3): return (g + stride, h)  // n
+        case (1, 0): return (g, b)  // a
+        case (1, 1): return (b, h)  // e
+        case (1, 2): return (h, j)  // i
+        case (1, 3): return (h, b + stride)  // p
+        case (2, 0): return (b, b)
+        case (2, 1): return (b, j)  // f
+        case (2, 2): return (j, j)
+        case (2, 3): return (j, b + stride)  // q
+        case (3, 0): return (g + 1, b)  // c
+        case (3, 1): return (b, h + 1)  // g
+        case (3, 2): return (j, h + 1)  // k
+        default: return (h + 1, b + stride)  // r
+        }
+    }
+
+    /// The prediction of a block at a quarter-sample position (§8.4.2.2.1), read from the planes.
+    /// When the block lies outside the padding, the plain clamped interpolation is used instead.
+    /// - Parameters:
+    ///   - quarterX: the block's left edge in quarter samples.
+    ///   - quarterY: the block's top edge in quarter samples.
+    ///   - size: the block shape.
+    ///   - destination: where the predicted block goes.
+    ///   - destinationStride: samples from one row of `destination` to the next.
+    public func predict(quarterX: Int, quarterY: Int, size: BlockSize, into destination: UnsafeMutablePointer<UInt8>,
+                        stride destinationStride: Int) {
+        guard contains(x: quarterX >> 2, y: quarterY >> 2, width: size.width, height: size.height) else {
+            let view = PlaneView(base: full - Self.padding * stride - Self.padding, width: stride,
+                                 height: height + 2 * Self.padding, stride: stride)
+            LumaInterpolation.fast(view, quarterX: quarterX + 4 * Self.padding, quarterY: quarterY + 4 * Self.padding, size: size,
+                                   into: destination, stride: destinationStride)
+            return
+        }
+        let (p, q) = sources(quarterX: quarterX, quarterY: quarterY)
+        if p == q {
+            for y in 0..<size.height { (destination + y * destinationStride).update(from: p + y * stride, count: size.width) }
+        } else {
+            PixelAverage.fast(size, p, stride: stride, q, stride: stride, into: destination, stride: destinationStride)
+        }
+    }
+}
+
+/// The rounded average of two blocks of samples, (p + q + 1) >> 1 (8-250 … 8-261 of §8.4.2.2.1).
+public enum PixelAverage {
+    /// The plain version, one sample at a time.
+    /// - Parameters:
+    ///   - size: the block shape.
+    ///   - p: the first sample of the first block.
+    ///   - pStride: samples from one row of `p` to the next.
+    ///   - q: the first sample of the second block.
+    ///   - qStride: samples from one row of `q` to the next.
+    ///   - destination: where the average goes.
+    ///   - destinationStride: samples from one row of `destination` to the next.
+    public static func reference(_ size: BlockSize, _ p: UnsafePointer<UInt8>, stride pStride: Int, _ q: UnsafePointer<UInt8>, stride qStride: Int,
+                                 into destination: UnsafeMutablePointer<UInt8>, stride destinationStride: Int) {
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                destination[y * destinationStride + x] = UInt8((Int(p[y * pStride + x]) + Int(q[y * qStride + x]) + 1) >> 1)
+            }
+        }
+    }
+
+    /// The fast version: 16, 8 or 4 samples at a time as `(p | q) − ((p ^ q) >> 1)`, which is the
+    /// rounded-up average without widening.
+    /// - Parameters:
+    ///   - size: the block shape.
+    ///   - p: the first sample of the first block.
+    ///   - pStride: samples from one row of `p` to the next.
+    ///   - q: the first sample of the second block.
+    ///   - qStride: samples from one row of `q` to the next.
+    ///   - destination: where the average goes.
+    ///   - destinationStride: samples from one row of `destination` to the next.
+    @inlinable
+    public static func fast(_ size: BlockSize, _ p: UnsafePointer<UInt8>, stride pStride: Int, _ q: UnsafePointer<UInt8>, stride qStride: Int,
+                            into destination: UnsafeMutablePointer<UInt8>, stride destinationStride: Int) {
+        switch size.width {
+        case 16: rows(SIMD16<UInt8>.self, size.height, p, pStride, q, qStride, destination, destinationStride)
+        case 8: rows(SIMD8<UInt8>.self, size.height, p, pStride, q, qStride, destination, destinationStride)
+        default: rows(SIMD4<UInt8>.self, size.height, p, pStride, q, qStride, destination, destinationStride)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func rows<V: SIMD>(_: V.Type, _ height: Int, _ p: UnsafePointer<UInt8>, _ pStride: Int, _ q: UnsafePointer<UInt8>, _ qStride: Int,
+                              _ out: UnsafeMutablePointer<UInt8>, _ outStride: Int) where V.Scalar == UInt8 {
+        for y in 0..<height {
+            let a = UnsafeRawPointer(p + y &* pStride).loadUnaligned(as: V.self)
+            let b = UnsafeRawPointer(q + y &* qStride).loadUnaligned(as: V.self)
+            let average = (a | b) &- ((a ^ b) &>> 1)
+            UnsafeMutableRawPointer(out + y &* outStride).storeBytes(of: average, as: V.self)
+        }
+    }
+}

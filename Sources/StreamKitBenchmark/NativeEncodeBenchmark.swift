@@ -1,0 +1,62 @@
+// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30]: the native H.264
+// encoder as a command, for scripts/benchmark-native-h264.sh, which runs it beside x264 and openh264 on the
+// same input (and under /usr/bin/time and callgrind). Frames are read, encoded and written one at a time,
+// so the peak RSS is the encoder's own. Prints "frames F bytes B seconds S", S the CPU time of this thread
+// inside `encode` (the reading and writing are left out; the script also times the whole process).
+import Containers
+import Foundation
+import MediaCore
+import NativeH264
+
+/// The settings of one native encode.
+struct NativeEncodeSettings {
+    /// The fixed QP (when there is no ``bitRate``).
+    var quantisationParameter = 26
+    /// The average bit rate of the encoder's rate control, bits per second (`nil`: the fixed QP).
+    var bitRate: Int?
+    /// At most this many frames.
+    var frameLimit = Int.max
+    /// An IDR picture every this many frames.
+    var keyFrameInterval = 30
+}
+
+/// Encodes `inputPath` into the Annex B file `outputPath` with the native encoder and prints the counts.
+/// - Parameters:
+///   - inputPath: a 4:2:0 Y4M file.
+///   - outputPath: the H.264 elementary stream to write.
+///   - settings: QP or bit rate, frame limit and GOP.
+/// - Throws: the reader's, the encoder's or the sink's error.
+func runNativeEncode(inputPath: String, outputPath: String, settings: NativeEncodeSettings) throws {
+    var reader = try Y4MReader(path: inputPath)
+    let sink = try FileByteSink(path: outputPath)
+    var encoder: NativeH264Encoder?
+    var frames = 0
+    var seconds = 0.0
+    while frames < settings.frameLimit, let frame = try reader.nextFrame() {
+        if encoder == nil {
+            let rateControl: NativeH264Encoder.RateControl = settings.bitRate.map { .averageBitRate($0) }
+                ?? .constantQuantisationParameter(settings.quantisationParameter)
+            encoder = try NativeH264Encoder(width: frame.width, height: frame.height, rateControl: rateControl,
+                                            framesPerSecond: framesPerSecond(reader.header.frameRate),
+                                            keyFrameInterval: settings.keyFrameInterval)
+        }
+        let start = threadCPUTime()
+        guard let picture = try encoder?.encode(frame) else { break }
+        seconds += threadCPUTime() - start
+        for unit in picture.nalUnits {
+            try sink.write([0, 0, 0, 1])
+            try sink.write(unit)
+        }
+        frames += 1
+    }
+    try sink.close()
+    print("frames \(frames) bytes \(sink.byteCount) seconds \(String(format: "%.6f", seconds))")
+}
+
+/// The frame rate of a Y4M header rounded to whole frames per second (30 when it has none).
+/// - Parameter rate: the header's `F` field.
+/// - Returns: frames per second, at least 1.
+func framesPerSecond(_ rate: Y4MRatio?) -> Int {
+    guard let rate, rate.numerator > 0, rate.denominator > 0 else { return 30 }
+    return max((rate.numerator + rate.denominator / 2) / rate.denominator, 1)
+}

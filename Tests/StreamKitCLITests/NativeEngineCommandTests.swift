@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `streamkit encode --engine native` in every build: `--recon` writes the encoder's own
+/// reconstruction, which is what ffmpeg decodes from the stream, frame for frame; `engines` lists it.
+@Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg") || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct NativeEngineCommandTests {
+    @Test("encode --engine native --recon: the .y4m's frames are ffmpeg's decode of the stream, md5 for md5")
+    func reconstructionEqualsDecode() throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let stream = directory.appendingPathComponent("native.h264").path, recon = directory.appendingPathComponent("recon.y4m").path
+        let result = try CLI.run(["encode", "testsrc", "-o", stream, "--engine", "native", "--recon", recon, "--threads", "1",
+                                  "--size", "176x144", "--frames", "45", "--bitrate", "300k", "--gop", "20"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("native: 45 frames"), "\(result.standardError)")
+        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode", "-i", stream, "-f", "framemd5", "-"])
+        #expect(decoded.status == 0 && decoded.standardError.isEmpty, "\(decoded.standardError)")
+        let ours = try ExternalTool.check("ffmpeg", ["-hide_banner", "-v", "error", "-i", recon, "-f", "framemd5", "-"])
+        let decodedHashes = CLI.frameHashes(decoded.text), ourHashes = CLI.frameHashes(ours.text)
+        #expect(decodedHashes.count == 45)
+        #expect(decodedHashes == ourHashes)
+        let profile = try CLI.probe(stream, ["-show_entries", "stream=profile"])
+        #expect(profile.first?["profile"] == "Constrained Baseline")
+    }
+
+    @Test("--recon needs the native engine; engines lists native")
+    func reconNeedsNative() throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let refused = try CLI.run(["encode", "testsrc", "-o", directory.appendingPathComponent("x.h264").path, "--engine", "x264",
+                                   "--recon", directory.appendingPathComponent("r.y4m").path])
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("--recon writes the native encoder's reconstruction"), "\(refused.standardError)")
+        let engines = try CLI.run(["engines"])
+        #expect(engines.text.contains("  native: encode h264; decode - — pure-Swift H.264 encoder"), "\(engines.text)")
+    }
+}
