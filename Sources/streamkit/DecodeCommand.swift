@@ -142,13 +142,8 @@ struct DecodeCommand {
         } catch {
             failure = error
         }
-        do {
-            let report = try await session.close()
-            for error in report.failures { printError("error: \(error)") }
-            if report.dropped > 0 { printError("note: \(report.dropped) frames withheld until the next key frame") }
-        } catch {
-            failure = failure ?? error
-        }
+        let closing = await session.closeReporting()
+        failure = failure ?? closing
         let written = await consumer.value
         if let failure = failure ?? written.failure { throw failure }
         let pictures = written.pictures

@@ -184,8 +184,7 @@ struct EncodeCommand {
         case y4m(Y4MReader<FileByteSource>)
         case raw(RawVideoReader<FileByteSource>)
         case camera(SyntheticCamera)
-        case mp4(MP4PictureSource)
-        case flv(FLVPictureSource)
+        case decoded(DecodedPictureSource)
 
         mutating func next() async throws -> PixelBuffer? {
             switch self {
@@ -199,9 +198,7 @@ struct EncodeCommand {
                 return picture
             case let .camera(camera):
                 return try await camera.nextFrame()?.pixelBuffer
-            case let .mp4(pictures):
-                return try await pictures.next()
-            case let .flv(pictures):
+            case let .decoded(pictures):
                 return try await pictures.next()
             }
         }
@@ -213,24 +210,20 @@ struct EncodeCommand {
         var limit = frameLimit
         switch input {
         case let .mp4(path):
-            let pictures = try MP4PictureSource(path: path, outputFormat: .i420)
+            let pictures = try MP4PictureReader(path: path)
             options.width = pictures.track.codedWidth
             options.height = pictures.track.codedHeight
             options.adoptSourceFrameRate(pictures.frameRate)
-            source = .mp4(pictures)
+            source = .decoded(try DecodedPictureSource(format: pictures.format, outputFormat: .i420, pictures: pictures))
         case let .flv(path):
-            let pictures = try FLVPictureSource(path: path, outputFormat: .i420)
+            let pictures = try FLVPictureReader(path: path)
             options.width = pictures.format.width
             options.height = pictures.format.height
             options.adoptSourceFrameRate(pictures.frameRate)
-            source = .flv(pictures)
+            source = .decoded(try DecodedPictureSource(format: pictures.format, outputFormat: .i420, pictures: pictures))
         case let .y4m(path):
             let reader = try Y4MReader(path: path)
-            options.width = reader.header.width
-            options.height = reader.header.height
-            if let rate = reader.header.frameRate, rate.denominator > 0 {
-                options.adoptSourceFrameRate(max(1, Int((Double(rate.numerator) / Double(rate.denominator)).rounded())))
-            }
+            options.adopt(reader.header)
             source = .y4m(reader)
         case let .rawVideo(path):
             source = .raw(try RawVideoReader(path: path, width: options.width, height: options.height, format: pixelFormat))

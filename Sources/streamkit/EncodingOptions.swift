@@ -1,4 +1,5 @@
 import Codecs
+import Containers
 import MediaCore
 
 /// The options `record` and `encode` share, as the seeds' apps set them on VideoToolbox: declared
@@ -122,6 +123,16 @@ struct EncodingOptions {
     /// - Parameter rate: the input's frames per second.
     mutating func adoptSourceFrameRate(_ rate: Int) {
         if !isFrameRateGiven { fps = rate }
+    }
+
+    /// Takes a Y4M input's picture size, and its frame rate where `--fps` was not given.
+    /// - Parameter header: the file's stream header.
+    mutating func adopt(_ header: Y4MHeader) {
+        width = header.width
+        height = header.height
+        if let rate = header.frameRate, rate.denominator > 0 {
+            adoptSourceFrameRate(max(1, Int((Double(rate.numerator) / Double(rate.denominator)).rounded())))
+        }
     }
 
     /// The compression session's properties.

@@ -124,11 +124,7 @@ struct MediaFeed: Sendable {
         switch input {
         case let .y4m(path):
             let reader = try Y4MReader(path: path)
-            options.width = reader.header.width
-            options.height = reader.header.height
-            if let rate = reader.header.frameRate, rate.denominator > 0 {
-                options.adoptSourceFrameRate(max(1, Int((Double(rate.numerator) / Double(rate.denominator)).rounded())))
-            }
+            options.adopt(reader.header)
             return .y4m(reader)
         case let .rawVideo(path):
             return .raw(try RawVideoReader(path: path, width: options.width, height: options.height, format: pixelFormat))

@@ -174,17 +174,7 @@ struct PublishCommand {
     // MARK: - An Annex B file
 
     private func publishFile(_ path: String, codec: CodecType, realTime: Bool) async throws {
-        var configuration = RTMPPublisherConfiguration(
-            hasVideo: true, hasAudio: false, videoCodec: codec,
-            queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: realTime ? .drop : .wait))
-        configuration.tlsTrust = tlsTrust
-        let loop = try EventLoop()
-        defer { loop.shutdown() }
-        let publisher = try await RTMPPublisher.connect(to: url, configuration: configuration, on: loop)
-        printError("publishing \(path) to \(publisher.url)\(realTime ? " in real time" : "")")
-        let events = Task { await Self.follow(publisher.events) { nil } }
-        var failure: (any Error)?
-        do {
+        try await publishEncoded(path, hasVideo: true, hasAudio: false, videoCodec: codec, realTime: realTime) { publisher in
             let file = try FileByteSource(path: path)
             defer { try? file.close() }
             var assembler = AnnexBFrameAssembler(codec: codec)
@@ -203,6 +193,32 @@ struct PublishCommand {
                     frameCount += 1
                 }
             }
+        }
+    }
+
+    /// Publishes frames that are already encoded (a file's): connects, lets `send` send them, then closes and reports.
+    /// - Parameters:
+    ///   - path: the file, for the log line.
+    ///   - hasVideo: whether the stream has video.
+    ///   - hasAudio: whether the stream has audio.
+    ///   - videoCodec: the video's codec.
+    ///   - realTime: whether the frames are paced: a full queue then drops, else the sender waits.
+    ///   - send: sends the frames through the publisher.
+    /// - Throws: what connecting, sending or closing threw.
+    func publishEncoded(_ path: String, hasVideo: Bool, hasAudio: Bool, videoCodec: CodecType, realTime: Bool,
+                        send: (RTMPPublisher) async throws -> Void) async throws {
+        var configuration = RTMPPublisherConfiguration(
+            hasVideo: hasVideo, hasAudio: hasAudio, videoCodec: videoCodec,
+            queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: realTime ? .drop : .wait))
+        configuration.tlsTrust = tlsTrust
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let publisher = try await RTMPPublisher.connect(to: url, configuration: configuration, on: loop)
+        printError("publishing \(path) to \(publisher.url)\(realTime ? " in real time" : "")")
+        let events = Task { await Self.follow(publisher.events) { nil } }
+        var failure: (any Error)?
+        do {
+            try await send(publisher)
         } catch {
             failure = error
         }

@@ -14,26 +14,14 @@ extension PublishCommand {
     /// - Throws: what opening the file, reading it or publishing threw.
     func publishFLV(_ path: String, realTime: Bool) async throws {
         var feed = try FLVFeed(path: path)
-        var configuration = RTMPPublisherConfiguration(
-            hasVideo: feed.videoFormat != nil, hasAudio: feed.audioFormat != nil, videoCodec: feed.videoFormat?.codec ?? .h264,
-            queueLimits: SendQueueLimits(maximumSeconds: maximumDelay, policy: realTime ? .drop : .wait))
-        configuration.tlsTrust = tlsTrust
-        let loop = try EventLoop()
-        defer { loop.shutdown() }
-        let publisher = try await RTMPPublisher.connect(to: url, configuration: configuration, on: loop)
-        printError("publishing \(path) to \(publisher.url)\(realTime ? " in real time" : "")")
-        let events = Task { await Self.follow(publisher.events) { nil } }
-        var failure: (any Error)?
-        do {
+        try await publishEncoded(path, hasVideo: feed.videoFormat != nil, hasAudio: feed.audioFormat != nil,
+                                 videoCodec: feed.videoFormat?.codec ?? .h264, realTime: realTime) { publisher in
             _ = try await feed.run(realTime: realTime) { item in
                 switch item {
                 case let .video(frame): try await publisher.send(frame)
                 case let .audio(frame): try await publisher.send(frame)
                 }
             }
-        } catch {
-            failure = error
         }
-        try await finish(publisher, events: events, failure: failure)
     }
 }

@@ -51,23 +51,11 @@ struct RTMPReceive {
             stop = { await client.close() }
         }
 
-        let lastArrival = LockedInstant()
-        let started = ContinuousClock.now
-        let seconds = self.seconds, idle = idleSeconds
-        let watchdog = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let now = ContinuousClock.now
-                if Interruption.isRequested { break }
-                if let seconds, now - started >= .seconds(seconds) { break }
-                if let last = lastArrival.value, now - last >= .seconds(idle) { break }
-            }
-            await stop()
-        }
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, stop: stop)
         var failure: (any Error)?
         var counted = 0
         for await message in messages {
-            lastArrival.value = .now
+            watchdog.noteArrival()
             do {
                 if try await recording.take(message) { counted += 1 }
             } catch {

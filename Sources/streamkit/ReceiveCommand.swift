@@ -2,7 +2,6 @@ import Bitstream
 import Foundation
 import MediaCore
 import RTP
-import Synchronization
 import Transport
 
 /// `streamkit receive (SDP_FILE | rtsp://URL) -o OUT`: receives RTP (from the ports an SDP file names, or from
@@ -126,24 +125,14 @@ struct ReceiveCommand {
             if isHEVC != (codec == .hevc) { throw CommandLineError.conflict("the stream's video is \(codec.rawValue), not what \(output) holds") }
         }
         // A watchdog ends the packet stream on the time limit, silence or Ctrl-C.
-        let lastArrival = LockedInstant()
+        // A watchdog ends the packet stream on the time limit, silence or Ctrl-C.
         let started = ContinuousClock.now
-        let seconds = self.seconds, idle = idleSeconds
-        let watchdog = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let now = ContinuousClock.now
-                if Interruption.isRequested { break }
-                if let seconds, now - started >= .seconds(seconds) { break }
-                if let last = lastArrival.value, now - last >= .seconds(idle) { break }
-            }
-            await source.stop()
-        }
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { await source.stop() }
         var failure: (any Error)?
         let ownSSRC = UInt32.random(in: 1...UInt32.max)
         var lastReport = Duration.zero
         for await packet in source.packets {
-            lastArrival.value = .now
+            watchdog.noteArrival()
             let arrival = ContinuousClock.now - started
             do {
                 let done = try await session.take(packet, arrival: arrival, writer: writer, frameLimit: frameLimit)
@@ -165,16 +154,5 @@ struct ReceiveCommand {
         for line in session.report(pictures: pictures) { printError(line) }
         if let failure { throw failure }
         return session.goodFrames > 0 ? 0 : 1
-    }
-}
-
-/// The time of the last packet, shared with the watchdog.
-final class LockedInstant: Sendable {
-    private let instant = Mutex<ContinuousClock.Instant?>(nil)
-
-    /// The instant, once set.
-    var value: ContinuousClock.Instant? {
-        get { instant.withLock { $0 } }
-        set { instant.withLock { $0 = newValue } }
     }
 }
