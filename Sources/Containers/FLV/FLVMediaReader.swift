@@ -79,7 +79,7 @@ public struct FLVMediaReader<Source: ByteSource> {
                 throw FLVError(.invalidDecoderConfiguration("coded frames of \(body.codec) before its sequence start"), offset: 0)
             }
             let decodeTime = Int64(tag.timestamp)
-            if let rate = metadata?["framerate"]?.number, rate > 0, rate < 1000 {
+            if let rate = metadata?["framerate"]?.number, rate >= 0.01, rate < 1000 {
                 videoDuration = MediaTime(value: Int64((1000 / rate).rounded()), timescale: 1000)
             } else if let previous = previousVideoDecodeTime, decodeTime > previous {
                 videoDuration = MediaTime(value: decodeTime - previous, timescale: 1000)
