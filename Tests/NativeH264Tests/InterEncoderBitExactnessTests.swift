@@ -39,25 +39,8 @@ struct InterEncoderBitExactnessTests {
             stream += bytes
             reconstruction += picture.reconstruction.packedBytes
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("native-h264-inter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let streamPath = directory.appendingPathComponent("ours.h264").path
-        let reconPath = directory.appendingPathComponent("recon.yuv").path
-        try Data(stream).write(to: URL(fileURLWithPath: streamPath))
-        try Data(reconstruction).write(to: URL(fileURLWithPath: reconPath))
-
-        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode",
-                                                       "-i", streamPath, "-f", "framemd5", "-"])
-        #expect(decoded.status == 0, "\(label): ffmpeg failed to decode: \(decoded.standardError)")
-        #expect(decoded.standardError.isEmpty, "\(label): ffmpeg reported: \(decoded.standardError)")
-        let ours = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                                    "-s", "\(width)x\(height)", "-i", reconPath, "-f", "framemd5", "-"])
-        #expect(ours.status == 0, "\(label): \(ours.standardError)")
-        let decodedHashes = IntraEncoderBitExactnessTests.hashes(decoded.text), ourHashes = IntraEncoderBitExactnessTests.hashes(ours.text)
-        #expect(decodedHashes.count == frames.count, "\(label): ffmpeg decoded \(decodedHashes.count) of \(frames.count) frames")
-        let firstDifference = zip(decodedHashes, ourHashes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(decodedHashes == ourHashes, "\(label): decoded frames differ from the encoder's reconstruction from frame \(firstDifference ?? -1)")
+        try ReconstructionOracle.expectDecodes(stream, toReconstruction: reconstruction, width: width, height: height,
+                                               frames: frames.count, label: label)
         return outcome
     }
 

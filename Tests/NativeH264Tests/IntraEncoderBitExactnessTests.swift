@@ -24,32 +24,9 @@ struct IntraEncoderBitExactnessTests {
             stream += picture.annexB
             reconstruction += picture.reconstruction.packedBytes
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("native-h264-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let streamPath = directory.appendingPathComponent("ours.h264").path
-        let reconPath = directory.appendingPathComponent("recon.yuv").path
-        try Data(stream).write(to: URL(fileURLWithPath: streamPath))
-        try Data(reconstruction).write(to: URL(fileURLWithPath: reconPath))
-
-        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode",
-                                                       "-i", streamPath, "-f", "framemd5", "-"])
-        #expect(decoded.status == 0, "\(label): ffmpeg failed to decode: \(decoded.standardError)")
-        #expect(decoded.standardError.isEmpty, "\(label): ffmpeg reported: \(decoded.standardError)")
-        let ours = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                                    "-s", "\(width)x\(height)", "-i", reconPath, "-f", "framemd5", "-"])
-        #expect(ours.status == 0, "\(label): \(ours.standardError)")
-        let decodedHashes = Self.hashes(decoded.text), ourHashes = Self.hashes(ours.text)
-        #expect(decodedHashes.count == frames.count, "\(label): ffmpeg decoded \(decodedHashes.count) of \(frames.count) frames")
-        #expect(decodedHashes == ourHashes, "\(label): decoded frames differ from the encoder's reconstruction")
+        try ReconstructionOracle.expectDecodes(stream, toReconstruction: reconstruction, width: width, height: height,
+                                               frames: frames.count, label: label)
         return types
-    }
-
-    /// The md5 column of framemd5 lines ("0, 0, 0, 1, 38016, <md5>").
-    static func hashes(_ framemd5: String) -> [String] {
-        framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
     }
 
     static func cameraFrames(width: Int, height: Int, count: Int) async throws -> [PixelBuffer] {

@@ -4,9 +4,8 @@ import MediaCore
 import NativeH264
 import TestSupport
 
-/// What the rate-control and engine tests check a stream against: ffmpeg decodes it with
-/// `-err_detect explode`, its framemd5 equals the md5 of our reconstruction frame by frame, and
-/// ffprobe gives every packet's size.
+/// What the rate-control tests encode and measure: the pictures' sizes and QPs, ffprobe's packet sizes, the
+/// largest window of the stream (the bit-exactness check is ``ReconstructionOracle``'s).
 enum RateControlOracle {
     /// A stream and our reconstruction of it.
     struct Encoded {
@@ -34,39 +33,6 @@ enum RateControlOracle {
             result.frameCount += 1
         }
         return result
-    }
-
-    /// A fresh folder, removed by the caller.
-    static func temporaryDirectory(_ label: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("native-rc-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    /// The md5 of each frame ffmpeg decodes from `path` (with `-err_detect explode`), and its error output.
-    static func decodedHashes(of path: String) throws -> (hashes: [String], errors: String) {
-        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode",
-                                                       "-i", path, "-f", "framemd5", "-"])
-        return (hashes(decoded.text), decoded.status == 0 ? decoded.standardError : "status \(decoded.status): \(decoded.standardError)")
-    }
-
-    /// The md5 of each frame of a raw I420 file.
-    static func rawHashes(of path: String, width: Int, height: Int) throws -> [String] {
-        let ours = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                                    "-s", "\(width)x\(height)", "-i", path, "-f", "framemd5", "-"])
-        return hashes(ours.text)
-    }
-
-    /// The md5 of each frame of a Y4M file.
-    static func y4mHashes(of path: String) throws -> [String] {
-        hashes(try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-i", path, "-f", "framemd5", "-"]).text)
-    }
-
-    /// The hash column of ffmpeg's framemd5 output.
-    static func hashes(_ framemd5: String) -> [String] {
-        framemd5.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
     }
 
     /// Every packet's size as ffprobe reads the stream (`-show_packets`), in decode order.

@@ -37,18 +37,8 @@ struct RateControlTests {
     /// Writes the stream and the reconstruction, checks ffmpeg's framemd5 against ours, and returns the
     /// packet sizes ffprobe reads.
     func expectBitExact(_ encoded: RateControlOracle.Encoded, width: Int, height: Int, label: String) throws -> [Int] {
-        let directory = try RateControlOracle.temporaryDirectory("rc")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let streamPath = directory.appendingPathComponent("ours.h264").path, reconPath = directory.appendingPathComponent("recon.yuv").path
-        try Data(encoded.stream).write(to: URL(fileURLWithPath: streamPath))
-        try Data(encoded.reconstruction).write(to: URL(fileURLWithPath: reconPath))
-        let decoded = try RateControlOracle.decodedHashes(of: streamPath)
-        #expect(decoded.errors.isEmpty, "\(label): ffmpeg reported: \(decoded.errors)")
-        let ours = try RateControlOracle.rawHashes(of: reconPath, width: width, height: height)
-        #expect(decoded.hashes.count == encoded.frameCount, "\(label): ffmpeg decoded \(decoded.hashes.count) of \(encoded.frameCount)")
-        let first = zip(decoded.hashes, ours).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(decoded.hashes == ours, "\(label): decoded frames differ from our reconstruction from frame \(first ?? -1)")
-        return try RateControlOracle.packetSizes(of: streamPath)
+        try ReconstructionOracle.expectDecodes(encoded.stream, toReconstruction: encoded.reconstruction, width: width, height: height,
+                                               frames: encoded.frameCount, label: label, inspect: RateControlOracle.packetSizes(of:))
     }
 
     /// 300 frames of foreman QCIF at 1 Mbit/s, and of the synthetic camera at QCIF at 150 kbit/s (at

@@ -41,24 +41,8 @@ struct SliceEncoderBitExactnessTests {
 
     /// ffmpeg decodes `run.stream` without an error, and its framemd5 equals our reconstruction's, frame by frame.
     static func expectDecodesToReconstruction(_ run: Run, width: Int, height: Int, frames: Int, label: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("native-h264-slices-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let streamPath = directory.appendingPathComponent("ours.h264").path
-        let reconPath = directory.appendingPathComponent("recon.yuv").path
-        try Data(run.stream).write(to: URL(fileURLWithPath: streamPath))
-        try Data(run.reconstruction).write(to: URL(fileURLWithPath: reconPath))
-        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode",
-                                                       "-i", streamPath, "-f", "framemd5", "-"])
-        #expect(decoded.status == 0, "\(label): ffmpeg failed to decode: \(decoded.standardError)")
-        #expect(decoded.standardError.isEmpty, "\(label): ffmpeg reported: \(decoded.standardError)")
-        let ours = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
-                                                    "-s", "\(width)x\(height)", "-i", reconPath, "-f", "framemd5", "-"])
-        #expect(ours.status == 0, "\(label): \(ours.standardError)")
-        let decodedHashes = IntraEncoderBitExactnessTests.hashes(decoded.text), ourHashes = IntraEncoderBitExactnessTests.hashes(ours.text)
-        #expect(decodedHashes.count == frames, "\(label): ffmpeg decoded \(decodedHashes.count) of \(frames) frames")
-        let firstDifference = zip(decodedHashes, ourHashes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(decodedHashes == ourHashes, "\(label): decoded frames differ from the encoder's reconstruction from frame \(firstDifference ?? -1)")
+        try ReconstructionOracle.expectDecodes(run.stream, toReconstruction: run.reconstruction, width: width, height: height,
+                                               frames: frames, label: label)
     }
 
     /// first_mb_in_slice of a slice NAL unit: the first ue(v) of its RBSP (§7.3.3).

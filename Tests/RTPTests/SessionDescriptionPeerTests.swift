@@ -138,12 +138,9 @@ import TestSupport
         let log = receiver.stop()
         // The elementary stream itself (for AAC the ADTS file: the .m4a's edit list would trim the priming frame).
         let direct = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", clip.path, "-f", "framemd5", "-"]).text
-        func hashes(_ text: String) -> [String] {
-            text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { String($0.trimmingCharacters(in: .whitespaces)) } }
-        }
         // The frame that crosses `-t 0.8` is cut short (audio), so it is left out of the comparison.
-        let ours = Array(hashes((try? String(contentsOf: received, encoding: .utf8)) ?? "").dropLast())
-        let reference = hashes(direct)
+        let ours = Array(FrameMD5.hashes((try? String(contentsOf: received, encoding: .utf8)) ?? "").dropLast())
+        let reference = FrameMD5.hashes(direct)
         // 0.8 s of the 1 s clip: a prefix of the direct decode, of 80 % of its frames.
         #expect(ours.count >= reference.count * 3 / 4, "ffmpeg decoded \(ours.count) of \(reference.count) frames; log: \(log.suffix(600))")
         // A run of the direct decode's frames, in order (a receiver may join a packet late).

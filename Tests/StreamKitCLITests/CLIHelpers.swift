@@ -32,9 +32,7 @@ enum CLI {
     /// - Parameter text: the listing.
     /// - Returns: one hash per frame.
     static func frameHashes(_ text: String) -> [String] {
-        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
+        FrameMD5.hashes(text)
     }
 }
 

@@ -9,9 +9,7 @@ import TestSupport
 struct FLVStreamProofTests {
     /// The MD5 column of the `framemd5` rows of one stream.
     static func hashes(_ text: String, stream: Int) -> [String] {
-        text.split(separator: "\n").filter { $0.hasPrefix("\(stream),") }.compactMap { line in
-            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
+        FrameMD5.hashes(text, stream: stream)
     }
 
     @Test("ffmpeg decodes the FLV's own pictures, in order, and its audio")

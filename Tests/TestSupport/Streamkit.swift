@@ -71,7 +71,7 @@ public enum Streamkit {
     /// - Returns: one hash per frame.
     public static func frameHashes(ofFile path: String) -> [String] {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return hashes(ofFrameMD5: text)
+        return FrameMD5.hashes(text)
     }
 
     /// ffmpeg's `framemd5` of a file's first video stream.
@@ -80,13 +80,6 @@ public enum Streamkit {
     /// - Throws: ``ExternalTool/Failure`` if ffmpeg fails.
     public static func frameHashes(decoding path: String) throws -> [String] {
         let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v:0", "-f", "framemd5", "-"])
-        return hashes(ofFrameMD5: output.text)
-    }
-
-    /// The last column (the hash) of each row of a `framemd5` text; comment lines are skipped.
-    private static func hashes(ofFrameMD5 text: String) -> [String] {
-        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-            line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
+        return FrameMD5.hashes(output.text)
     }
 }

@@ -103,7 +103,7 @@ struct FLVOracleTests {
 
     /// The MD5 column of ffmpeg's `-f framemd5` output (one line per packet or frame).
     static func hashes(_ text: String) -> [String] {
-        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+        FrameMD5.hashes(text)
     }
 
     @Test("ffprobe reads our H.264 + AAC FLV: codecs, packets, timestamps, payloads, onMetaData",
