@@ -2,7 +2,8 @@
 // mode decisions per QP: bytes of the IDR and the mean P picture, the macroblock types of the P pictures,
 // PSNR-Y and CPU fps of the whole run (one thread), beside x264 --profile baseline --preset veryfast --tune
 // zerolatency at the same QP on the same frames (its bytes and PSNR-Y). Shows whether the bits fall as the
-// QP rises, as they must.
+// QP rises, as they must. With --out DIR it also writes each QP's stream (DIR/qpN.264) and the encoder's
+// reconstruction (DIR/qpN.yuv, I420) for a bit-exactness check of the release build against ffmpeg.
 import Containers
 import Foundation
 import MediaCore
@@ -14,7 +15,8 @@ import NativeH264
 ///   - qps: the fixed QPs to run.
 ///   - frameLimit: at most this many frames.
 ///   - keyFrameInterval: the GOP length.
-func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInterval: Int) throws {
+///   - outputFolder: where to write each QP's stream and reconstruction, or `nil`.
+func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInterval: Int, outputFolder: String?) throws {
     var reader = try Y4MReader(path: path)
     var frames = [PixelBuffer]()
     while frames.count < frameLimit, let frame = try reader.nextFrame() { frames.append(frame) }
@@ -27,6 +29,7 @@ func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInt
         var keyBytes = [Int](), predictedBytes = [Int](), types = NativeH264Encoder.MacroblockTypeCounts()
         var reconstruction = [PixelBuffer]()
         var seconds = 0.0
+        var stream = [UInt8](), reconstructed = [UInt8]()
         for frame in frames {
             let start = threadCPUTime()
             let picture = try encoder.encode(frame)
@@ -34,6 +37,14 @@ func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInt
             let bytes = picture.nalUnits.reduce(0) { $0 + $1.count + 4 }
             if picture.isKeyFrame { keyBytes.append(bytes) } else { predictedBytes.append(bytes); types.add(picture.macroblockTypes) }
             reconstruction.append(picture.reconstruction)
+            if outputFolder != nil {
+                stream += picture.annexB
+                reconstructed += picture.reconstruction.packedBytes
+            }
+        }
+        if let outputFolder {
+            try Data(stream).write(to: URL(fileURLWithPath: "\(outputFolder)/qp\(qp).264"))
+            try Data(reconstructed).write(to: URL(fileURLWithPath: "\(outputFolder)/qp\(qp).yuv"))
         }
         let total = keyBytes.reduce(0, +) + predictedBytes.reduce(0, +)
         let kbps = Double(total * 8) * rate / Double(frames.count) / 1000
