@@ -158,7 +158,8 @@ extension SliceCoder {
         for (partition, geometry) in bestShape.partitions.enumerated() {
             setMotion(bestVectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
         }
-        candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors)
+        let searchedSkip = bestShape == .whole && bestVectors[0] == skip
+        if !searchedSkip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors) }
         var headerBits = SyntaxBitCounter()
         writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: 0, to: &headerBits)
         let bare = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: headerBits.bitCount, lambda: rdLambda)
@@ -187,7 +188,7 @@ extension SliceCoder {
             // P_Skip (§7.4.4): the prediction of the skip vector alone.
             macroblockIsIntra[index] = false
             setMotion(skip, mbX: mbX, mbY: mbY, x: 0, y: 0, width: 16, height: 16)
-            candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip))
+            if !searchedSkip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip)) }
             candidate.codedBlockPatternLuma = 0
             candidate.codedBlockPatternChroma = 0
             reconstructInter(candidate, mbX: mbX, mbY: mbY)
@@ -215,7 +216,8 @@ extension SliceCoder {
         writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: candidate.codedBlockPattern, to: &writer)
         skipRun = 0
         writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &writer)
-        reconstructInter(candidate, mbX: mbX, mbY: mbY)
+        // With its residual the trial's reconstruction is in place already (tried last).
+        if choice == .interWithoutResidual { reconstructInter(candidate, mbX: mbX, mbY: mbY) }
     }
 
     /// The least SATD of the usable Intra_16x16 predictions of a macroblock (§8.3.3).
