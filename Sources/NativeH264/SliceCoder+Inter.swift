@@ -86,8 +86,8 @@ extension SliceCoder {
     /// otherwise the partitions (P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 or P_8x8 with 8x8 sub-macroblocks)
     /// and vectors of least SATD + λ·bits, then the final choice by rate-distortion cost (SSD of the
     /// reconstruction + λ² · the bits the writers count) among P_Skip, those partitions with their
-    /// residual, the same without residual, and an intra macroblock (tried when its SATD is below the
-    /// inter cost).
+    /// residual, the same without residual, and an intra macroblock (tried when its SATD + 3λ is below
+    /// the inter cost).
     mutating func encodePredictedMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
         let index = mbY * widthInMbs + mbX
         let predictor = motionVectorPredictor(mbX: mbX, mbY: mbY)
@@ -151,7 +151,9 @@ extension SliceCoder {
         let skipCost = Self.rateDistortionCost(distortion: skipDistortion, bits: 1, lambda: rdLambda)
         var choice = PredictedMacroblockChoice.skip, choiceCost = skipCost
         save(macroblock: index, into: &scratch.snapshot)
-        if intra16x16Cost(mbX: mbX, mbY: mbY) < bestCost {
+        // (Intra is tried only when its best Intra_16x16 SATD + 3λ is below the inter SATD cost: the
+        // trial codes the whole macroblock, Intra_4x4 included.)
+        if intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * lambda < bestCost {
             let intraCost = intraTrialCost(mbX: mbX, mbY: mbY, address: index, lambda: rdLambda)
             if intraCost < choiceCost { choice = .intra; choiceCost = intraCost }
         }
