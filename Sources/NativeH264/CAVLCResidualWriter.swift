@@ -16,7 +16,7 @@ enum CAVLCResidualWriter {
     ///   - writer: the slice data writer.
     /// - Returns: TotalCoeff(coeff_token), what later blocks use for their nC.
     @discardableResult
-    static func write(_ levels: UnsafePointer<Int32>, count: Int, nC: Int, to writer: inout BitWriter) -> Int {
+    static func write<Sink: SyntaxBitSink>(_ levels: UnsafePointer<Int32>, count: Int, nC: Int, to writer: inout Sink) -> Int {
         // Non-zero levels from the highest frequency down, and the zeros before each.
         var totalCoeff = 0, lastIndex = -1
         for i in 0..<count where levels[i] != 0 { totalCoeff += 1; lastIndex = i }
@@ -75,7 +75,7 @@ enum CAVLCResidualWriter {
     }
 
     /// The trailing ones' signs, then level_prefix/level_suffix of the other levels (§9.2.2, 9.2.2.1).
-    static func writeLevels(_ level: UnsafePointer<Int32>, totalCoeff: Int, trailingOnes: Int, to writer: inout BitWriter) {
+    static func writeLevels<Sink: SyntaxBitSink>(_ level: UnsafePointer<Int32>, totalCoeff: Int, trailingOnes: Int, to writer: inout Sink) {
         for k in 0..<trailingOnes { writer.u(1, level[k] < 0 ? 1 : 0) }
         var suffixLength = totalCoeff > 10 && trailingOnes < 3 ? 1 : 0
         for k in trailingOnes..<totalCoeff {
@@ -106,7 +106,7 @@ enum CAVLCResidualWriter {
 
     /// level_prefix: that many zeros, then a one.
     @inline(__always)
-    static func writePrefix(_ prefix: Int, _ writer: inout BitWriter) {
+    static func writePrefix<Sink: SyntaxBitSink>(_ prefix: Int, _ writer: inout Sink) {
         writer.u(prefix + 1, 1)
     }
 }

@@ -35,6 +35,9 @@ final class MacroblockScratch: @unchecked Sendable {
     let searchBlock: UnsafeMutablePointer<UInt8>
     /// The inter macroblock being built.
     let inter = InterMacroblock()
+    /// The coder's state before a P macroblock's trial codings (``SliceCoder/encodePredictedMacroblock(mbX:mbY:to:)``),
+    /// put back after each; its arrays are allocated once.
+    var snapshot = MacroblockSnapshot()
 
     private let bytes: UnsafeMutablePointer<UInt8>
     private let words: UnsafeMutablePointer<Int32>

@@ -14,9 +14,12 @@ import NativeH264Kernels
 /// SATD plus λ-weighted mode bits, with the cheapest of the four chroma modes, its residual through the 4x4 transform, the luma DC Hadamard and the chroma DC 2x2
 /// transform, coded with CAVLC (§9.2); the in-loop deblocking filter (§8.7) runs on the
 /// reconstruction, so ``EncodedPicture/reconstruction`` is the picture a conforming decoder outputs.
-/// In a P picture a macroblock is P_Skip (§8.4.1.1) when the skip vector leaves no residual, otherwise
-/// P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 or P_8x8 (8x8 sub-macroblocks) with searched quarter-sample vectors (predictors, diamond
-/// search, half/quarter-sample refinement; §8.4.1.3's directional predictors), or intra when that costs less.
+/// In a P picture a macroblock is P_Skip (§8.4.1.1) when the skip vector leaves no residual; otherwise
+/// the partitions (P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 or P_8x8 with 8x8 sub-macroblocks) and quarter-sample vectors of least
+/// SATD + λ·bits (predictors, diamond search, half/quarter-sample refinement; §8.4.1.3's directional predictors)
+/// are searched, and the final choice among P_Skip, those partitions with or without their residual, and intra
+/// is the least rate-distortion cost: SSD of the reconstruction + 0.85·2^((QP − 12) / 3) · the bits the
+/// CAVLC writers count for it.
 /// Any even size is accepted: sizes that are not multiples of 16 are padded and cropped (§7.4.2.1.1).
 ///
 /// ```swift

@@ -82,14 +82,18 @@ extension SliceCoder {
         return table
     }()
 
-    /// One macroblock of a P slice: P_Skip when the skip vector's residual quantises to nothing,
-    /// otherwise the cheapest of P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 and P_8x8 (8x8 sub-macroblocks) with searched vectors or,
-    /// when its SATD cost is lower, an intra macroblock.
+    /// One macroblock of a P slice: P_Skip when the skip vector's residual quantises to nothing;
+    /// otherwise the partitions (P_L0_16x16, P_L0_L0_16x8, P_L0_L0_8x16 or P_8x8 with 8x8 sub-macroblocks)
+    /// and vectors of least SATD + λ·bits, then the final choice by rate-distortion cost (SSD of the
+    /// reconstruction + λ² · the bits the writers count) among P_Skip, those partitions with their
+    /// residual, the same without residual, and an intra macroblock (tried when its SATD + 3λ is below
+    /// the inter cost).
     mutating func encodePredictedMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
         let index = mbY * widthInMbs + mbX
         let predictor = motionVectorPredictor(mbX: mbX, mbY: mbY)
         let skip = skipMotionVector(mbX: mbX, mbY: mbY, predictor: predictor)
         var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip))
+        let skipDistortion = predictionError(candidate, mbX: mbX, mbY: mbY)
         if candidate.codedBlockPattern == 0 {
             // P_Skip (§7.4.4: inferred mb_type, mvL0 of §8.4.1.1, no residual).
             macroblockIsIntra[index] = false
@@ -139,15 +143,69 @@ extension SliceCoder {
             }
             if cost < bestCost { bestCost = cost; bestShape = shape; bestVectors = vectors; bestPredictors = predictors }
         }
-        if intra16x16Cost(mbX: mbX, mbY: mbY) + 6 * lambda < bestCost {
-            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-            return
+        // The final decision by rate-distortion cost J = SSD + λ·bits (§ none: an encoder choice), the
+        // bits counted by the very writers that would write them: P_Skip (one bit of mb_skip_run), the
+        // searched partitions with their residual and without it, and intra when its SATD is within
+        // reach of the inter one.
+        let rdLambda = Self.distortionLambdas[qp]
+        let skipCost = Self.rateDistortionCost(distortion: skipDistortion, bits: 1, lambda: rdLambda)
+        var choice = PredictedMacroblockChoice.skip, choiceCost = skipCost
+        save(macroblock: index, into: &scratch.snapshot)
+        // (Intra is tried only when its best Intra_16x16 SATD + 3λ is below the inter SATD cost: the
+        // trial codes the whole macroblock, Intra_4x4 included.)
+        if intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * lambda < bestCost {
+            let intraCost = intraTrialCost(mbX: mbX, mbY: mbY, address: index, lambda: rdLambda)
+            if intraCost < choiceCost { choice = .intra; choiceCost = intraCost }
         }
         for (partition, geometry) in bestShape.partitions.enumerated() {
             setMotion(bestVectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
         }
-        if bestShape != .whole || bestVectors[0] != skip {
-            candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors)
+        let searchedSkip = bestShape == .whole && bestVectors[0] == skip
+        if !searchedSkip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors) }
+        var headerBits = SyntaxBitCounter()
+        writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: 0, to: &headerBits)
+        let bare = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: headerBits.bitCount, lambda: rdLambda)
+        if bare < choiceCost { choice = .interWithoutResidual; choiceCost = bare }
+        if candidate.codedBlockPattern != 0 {
+            var bits = SyntaxBitCounter()
+            writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: candidate.codedBlockPattern, to: &bits)
+            let savedQP = predictedQP
+            writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &bits)
+            predictedQP = savedQP
+            // The reconstruction turns the chroma DC levels into coefficients: kept for the writer.
+            var dc = InlineArray<8, Int32>(repeating: 0)
+            for i in 0..<8 { dc[i] = candidate.chromaDC[i] }
+            reconstructInter(candidate, mbX: mbX, mbY: mbY)
+            for i in 0..<8 { candidate.chromaDC[i] = dc[i] }
+            let coded = Self.rateDistortionCost(distortion: reconstructionError(mbX: mbX, mbY: mbY), bits: bits.bitCount, lambda: rdLambda)
+            if coded < choiceCost { choice = .inter; choiceCost = coded }
+        }
+        restore(macroblock: index, from: scratch.snapshot)
+
+        switch choice {
+        case .intra:
+            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+            return
+        case .skip:
+            // P_Skip (§7.4.4): the prediction of the skip vector alone.
+            macroblockIsIntra[index] = false
+            setMotion(skip, mbX: mbX, mbY: mbY, x: 0, y: 0, width: 16, height: 16)
+            if !searchedSkip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip)) }
+            candidate.codedBlockPatternLuma = 0
+            candidate.codedBlockPatternChroma = 0
+            reconstructInter(candidate, mbX: mbX, mbY: mbY)
+            skipRun += 1
+            macroblockTypes.skipped += 1
+            return
+        case .inter, .interWithoutResidual:
+            break
+        }
+        for (partition, geometry) in bestShape.partitions.enumerated() {
+            setMotion(bestVectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
+        }
+        if choice == .interWithoutResidual {
+            candidate.codedBlockPatternLuma = 0
+            candidate.codedBlockPatternChroma = 0
         }
         macroblockIsIntra[index] = false
         switch bestShape {
@@ -156,25 +214,12 @@ extension SliceCoder {
         case .verticalHalves: macroblockTypes.predicted8x16 += 1
         case .quarters: macroblockTypes.predicted8x8 += 1
         }
-
-        // mb_skip_run, macroblock_layer( ) of P_L0_16x16 / P_L0_L0_16x8 / P_L0_L0_8x16 (mb_type 0…2,
-        // Table 7-13): mb_pred( ) with each partition's mvd_l0 (ref_idx_l0 absent: one active
-        // reference), coded_block_pattern me(v), mb_qp_delta.
-        writer.ue(UInt32(skipRun)); skipRun = 0
-        writer.ue(UInt32(bestShape.rawValue))
-        // P_8x8: sub_mb_type P_L0_8x8 (0) for each 8x8 block (§7.3.5.2, Table 7-17).
-        if bestShape == .quarters { for _ in 0..<4 { writer.ue(0) } }
-        for partition in 0..<bestVectors.count {
-            writer.se(bestVectors[partition].x - bestPredictors[partition].x)
-            writer.se(bestVectors[partition].y - bestPredictors[partition].y)
-        }
-        let pattern = candidate.codedBlockPattern
-        writer.ue(UInt32(Self.interCodeNumByCodedBlockPattern[pattern]))
-        if pattern != 0 { writeQuantisationDelta(to: &writer) }
-        writeLuma4x4Residual(mbX: mbX, mbY: mbY, levels: UnsafePointer(candidate.levels), codedBlockPatternLuma: candidate.codedBlockPatternLuma, to: &writer)
-        writeChromaResidual(mbX: mbX, mbY: mbY, levels: candidate.chromaLevels, dc: candidate.chromaDC,
-                            pattern: candidate.codedBlockPatternChroma, to: &writer)
-        reconstructInter(candidate, mbX: mbX, mbY: mbY)
+        // mb_skip_run, macroblock_layer( ) of P_L0_16x16 / P_L0_L0_16x8 / P_L0_L0_8x16 / P_8x8, the residual.
+        writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: candidate.codedBlockPattern, to: &writer)
+        skipRun = 0
+        writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &writer)
+        // With its residual the trial's reconstruction is in place already (tried last).
+        if choice == .interWithoutResidual { reconstructInter(candidate, mbX: mbX, mbY: mbY) }
     }
 
     /// The least SATD of the usable Intra_16x16 predictions of a macroblock (§8.3.3).

@@ -125,7 +125,7 @@ extension SliceCoder {
     }
 
     /// mb_pred( ) of I_NxN (§7.3.5.1): prev_intra4x4_pred_mode_flag or rem_intra4x4_pred_mode per block.
-    static func writePredictionModes(_ macroblock: Intra4x4Macroblock, to writer: inout BitWriter) {
+    static func writePredictionModes<Sink: SyntaxBitSink>(_ macroblock: Intra4x4Macroblock, to writer: inout Sink) {
         for blk in 0..<16 {
             let mode = macroblock.modes[blk].rawValue, predicted = macroblock.predictedModes[blk]
             if mode == predicted {
@@ -138,13 +138,13 @@ extension SliceCoder {
     }
 
     /// residual_luma( ) of I_NxN: the 4x4 blocks of each coded 8x8 block, in luma4x4BlkIdx order.
-    mutating func writeIntra4x4Residual(mbX: Int, mbY: Int, _ macroblock: Intra4x4Macroblock, to writer: inout BitWriter) {
+    mutating func writeIntra4x4Residual<Sink: SyntaxBitSink>(mbX: Int, mbY: Int, _ macroblock: Intra4x4Macroblock, to writer: inout Sink) {
         writeLuma4x4Residual(mbX: mbX, mbY: mbY, levels: UnsafePointer(macroblock.levels), codedBlockPatternLuma: macroblock.codedBlockPatternLuma, to: &writer)
     }
 
     /// residual_luma( ) of 4x4 blocks of 16 coefficients (I_NxN and inter macroblocks, §7.3.5.3.1):
     /// the blocks of each 8x8 block whose CodedBlockPatternLuma bit is set, in luma4x4BlkIdx order.
-    mutating func writeLuma4x4Residual(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, codedBlockPatternLuma: Int, to writer: inout BitWriter) {
+    mutating func writeLuma4x4Residual<Sink: SyntaxBitSink>(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, codedBlockPatternLuma: Int, to writer: inout Sink) {
         let stride = widthInMbs * 4
         let scanned = scratch.scanned
         for blk in 0..<16 {

@@ -14,7 +14,7 @@ extension SliceCoder {
     /// short way round the wrap of (7-37), QPY = ((QPY,PRED + mb_qp_delta + 52) % 52), so it stays in
     /// −26…+25; QPY,PRED becomes this macroblock's QPY.
     /// - Parameter writer: the slice data.
-    mutating func writeQuantisationDelta(to writer: inout BitWriter) {
+    mutating func writeQuantisationDelta<Sink: SyntaxBitSink>(to writer: inout Sink) {
         var delta = qp - predictedQP
         if delta > 25 { delta -= 52 } else if delta < -26 { delta += 52 }
         writer.se(Int32(delta))

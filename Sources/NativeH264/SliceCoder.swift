@@ -110,7 +110,7 @@ struct SliceCoder {
         ((idx / 4 % 2) * 8 + (idx % 4 % 2) * 4, (idx / 4 / 2) * 8 + (idx % 4 / 2) * 4)
     }
 
-    mutating func encodeMacroblock(mbX: Int, mbY: Int, to writer: inout BitWriter) {
+    mutating func encodeMacroblock<Sink: SyntaxBitSink>(mbX: Int, mbY: Int, to writer: inout Sink) {
         let neighbours = intraNeighbours(mbX: mbX, mbY: mbY)
         let lumaStride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16
@@ -312,7 +312,7 @@ struct SliceCoder {
 
     /// residual_luma( ) of an Intra16x16 macroblock (§7.3.5.3.1): the DC block, then the 16 AC blocks
     /// in luma4x4BlkIdx order when the luma coded block pattern is 15.
-    mutating func writeLumaResidual(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, dc: UnsafePointer<Int32>, coded: Bool, to writer: inout BitWriter) {
+    mutating func writeLumaResidual<Sink: SyntaxBitSink>(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, dc: UnsafePointer<Int32>, coded: Bool, to writer: inout Sink) {
         let scanned = scratch.scanned
         Zigzag.scan(dc, into: scanned)
         let nC = lumaNC(blockX: mbX * 4, blockY: mbY * 4)
@@ -334,7 +334,7 @@ struct SliceCoder {
     /// residual( )'s chroma part for 4:2:0 (§7.3.5.3): both DC blocks when the chroma pattern is 1 or
     /// 2, then the four AC blocks of Cb and of Cr when it is 2. `levels` holds Cb's four blocks of 16
     /// then Cr's, `dc` Cb's four DC levels then Cr's.
-    mutating func writeChromaResidual(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, dc: UnsafePointer<Int32>, pattern: Int, to writer: inout BitWriter) {
+    mutating func writeChromaResidual<Sink: SyntaxBitSink>(mbX: Int, mbY: Int, levels: UnsafePointer<Int32>, dc: UnsafePointer<Int32>, pattern: Int, to writer: inout Sink) {
         if pattern > 0 {
             for plane in 0..<2 {
                 _ = CAVLCResidualWriter.write(dc + 4 * plane, count: 4, nC: -1, to: &writer)

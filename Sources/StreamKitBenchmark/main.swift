@@ -11,6 +11,7 @@
 //   streamkit-benchmark flv FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30]
 //   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
+//   streamkit-benchmark native-modes FILE.y4m [--qps 40,45,51] [--frames 30] [--keyint 30] [--out DIR]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -68,5 +69,13 @@ try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
                                   frameLimit: $0.option("--frames", default: 30, minimum: 1), keyFrameInterval: $0.option("--keyint", default: 30, minimum: 1),
                                   sliceCount: $0.option("--slices", default: 4, minimum: 1), maximumBytes: max($0.option("--bytes", default: 1200, minimum: 1), 32),
                                   rounds: $0.option("--rounds", default: 2, minimum: 1))
+    },
+    BenchmarkCommand(name: "native-modes", synopsis: "FILE.y4m [--qps Q,Q,...] [--frames N] [--keyint N] [--out DIR]", input: .path) {
+        let arguments = Array($0.arguments)
+        let list = arguments.firstIndex(of: "--qps").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        let qps = list.map { $0.split(separator: ",").compactMap { Int($0) } } ?? [40, 45, 51]
+        try benchmarkNativeModes(path: $0.path, qps: qps.map { min(max($0, 0), 51) }, frameLimit: $0.option("--frames", default: 30, minimum: 1),
+                                 keyFrameInterval: $0.option("--keyint", default: 30, minimum: 1),
+                                 outputFolder: arguments.firstIndex(of: "--out").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil })
     },
 ])
