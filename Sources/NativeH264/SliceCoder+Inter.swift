@@ -269,12 +269,8 @@ extension SliceCoder {
             for blk in 0..<16 {
                 let (bx, by) = Self.blockOrigin[blk]
                 let block = result.levels + 16 * blk
-                for y in 0..<4 {
-                    for x in 0..<4 {
-                        block[4 * y + x] = Int32(src[(y0 + by + y) * stride + x0 + bx + x]) - Int32(result.luma[(by + y) * 16 + bx + x])
-                    }
-                }
-                Transform4x4.forward(block)
+                Transform4x4.forwardDifference(src.baseAddress! + (y0 + by) * stride + x0 + bx, stride: stride,
+                                               result.luma + by * 16 + bx, stride: 16, into: block)
                 Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false)
                 Self.clamp(block, 16)
             }
@@ -288,12 +284,8 @@ extension SliceCoder {
                 for blk in 0..<4 {
                     let bx = (blk % 2) * 4, by = (blk / 2) * 4
                     let block = levels + 16 * blk
-                    for y in 0..<4 {
-                        for x in 0..<4 {
-                            block[4 * y + x] = Int32(s[(cy0 + by + y) * chromaStride + cx0 + bx + x]) - Int32(prediction[(by + y) * 8 + bx + x])
-                        }
-                    }
-                    Transform4x4.forward(block)
+                    Transform4x4.forwardDifference(s.baseAddress! + (cy0 + by) * chromaStride + cx0 + bx, stride: chromaStride,
+                                                   prediction + by * 8 + bx, stride: 8, into: block)
                     dc[blk] = block[0]
                     acNonZero += Quantisation.quantise(block, qP: chromaQP, kind: .inter, skippingDC: true)
                     Self.clamp(block, 16)

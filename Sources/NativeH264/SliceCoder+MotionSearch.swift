@@ -39,8 +39,9 @@ extension SliceCoder {
             let original = src.baseAddress! + y0 * stride + x0
             let block = scratch.searchBlock
             let planeStride = planes.stride
+            let limit = Self.motionLimit
             @inline(__always) func clamped(_ mv: SIMD2<Int32>) -> SIMD2<Int32> {
-                SIMD2(min(max(mv.x, -Self.motionLimit.x), Self.motionLimit.x), min(max(mv.y, -Self.motionLimit.y), Self.motionLimit.y))
+                SIMD2(min(max(mv.x, -limit.x), limit.x), min(max(mv.y, -limit.y), limit.y))
             }
             @inline(__always) func bits(_ mv: SIMD2<Int32>) -> Int {
                 Self.signedGolombBits(mv.x - predictor.x) + Self.signedGolombBits(mv.y - predictor.y)
@@ -76,10 +77,17 @@ extension SliceCoder {
                 return distortion + lambda * bits(mv)
             }
             // Integer-sample start: the cheapest predictor, rounded to whole samples.
+            // Candidates that round to a vector already tried are skipped: the same vector has the same
+            // cost, which cannot beat the best strictly (the result is the one of trying it again).
             var best = SIMD2<Int32>.zero, bestCost = Int.max
-            for i in 0..<candidates.count {
+            var tried = InlineArray<12, SIMD2<Int32>>(repeating: .zero)
+            var triedCount = 0
+            candidateLoop: for i in 0..<candidates.count {
                 let candidate = candidates[i]
                 let whole = clamped(SIMD2((candidate.x + 2) & ~3, (candidate.y + 2) & ~3))
+                for j in 0..<triedCount where tried[j] == whole { continue candidateLoop }
+                tried[triedCount] = whole
+                triedCount += 1
                 let c = fullCost(whole)
                 if c < bestCost { bestCost = c; best = whole }
             }

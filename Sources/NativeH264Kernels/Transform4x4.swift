@@ -36,6 +36,58 @@ public enum Transform4x4 {
         }
     }
 
+    /// The residual of a 4x4 block and its forward core transform, plain: the differences into an
+    /// array, then ``forwardReference(_:)``.
+    /// - Parameters:
+    ///   - source: the first sample of the source block.
+    ///   - sourceStride: samples from one row of `source` to the next.
+    ///   - prediction: the first sample of the prediction.
+    ///   - predictionStride: samples from one row of `prediction` to the next.
+    /// - Returns: 16 coefficients, raster order.
+    public static func forwardDifferenceReference(_ source: UnsafePointer<UInt8>, stride sourceStride: Int,
+                                                  _ prediction: UnsafePointer<UInt8>, stride predictionStride: Int) -> [Int32] {
+        var residual = [Int32](repeating: 0, count: 16)
+        for y in 0..<4 {
+            for x in 0..<4 { residual[4 * y + x] = Int32(source[y * sourceStride + x]) - Int32(prediction[y * predictionStride + x]) }
+        }
+        return forwardReference(residual)
+    }
+
+    /// The residual of a 4x4 block (source − prediction) through the forward core transform, fast:
+    /// each row's differences and butterflies on scalar locals straight from the samples, the
+    /// columns' butterflies, one store of the 16 coefficients (no round trip of the residual
+    /// through memory).
+    /// - Parameters:
+    ///   - source: the first sample of the source block.
+    ///   - sourceStride: samples from one row of `source` to the next.
+    ///   - prediction: the first sample of the prediction.
+    ///   - predictionStride: samples from one row of `prediction` to the next.
+    ///   - block: where the 16 coefficients go (raster order).
+    @inlinable
+    public static func forwardDifference(_ source: UnsafePointer<UInt8>, stride sourceStride: Int,
+                                         _ prediction: UnsafePointer<UInt8>, stride predictionStride: Int,
+                                         into block: UnsafeMutablePointer<Int32>) {
+        @inline(__always) func row(_ y: Int) -> (Int32, Int32, Int32, Int32) {
+            let s = source + y &* sourceStride, p = prediction + y &* predictionStride
+            let r0 = Int32(s[0]) &- Int32(p[0]), r1 = Int32(s[1]) &- Int32(p[1])
+            let r2 = Int32(s[2]) &- Int32(p[2]), r3 = Int32(s[3]) &- Int32(p[3])
+            let s03 = r0 &+ r3, d03 = r0 &- r3, s12 = r1 &+ r2, d12 = r1 &- r2
+            return (s03 &+ s12, (d03 &<< 1) &+ d12, s03 &- s12, d03 &- (d12 &<< 1))
+        }
+        let a = row(0), b = row(1), c = row(2), d = row(3)
+        @inline(__always) func column(_ j: Int, _ c0: Int32, _ c4: Int32, _ c8: Int32, _ c12: Int32) {
+            let s03 = c0 &+ c12, d03 = c0 &- c12, s12 = c4 &+ c8, d12 = c4 &- c8
+            block[j] = s03 &+ s12
+            block[4 + j] = (d03 &<< 1) &+ d12
+            block[8 + j] = s03 &- s12
+            block[12 + j] = d03 &- (d12 &<< 1)
+        }
+        column(0, a.0, b.0, c.0, d.0)
+        column(1, a.1, b.1, c.1, d.1)
+        column(2, a.2, b.2, c.2, d.2)
+        column(3, a.3, b.3, c.3, d.3)
+    }
+
     /// Inverse transform, plain, as §8.5.12.2 writes it: rows (8-338 … 8-345), then columns
     /// (8-346 … 8-353), then r = (h + 32) >> 6 (8-354).
     /// - Parameter coefficients: 16 scaled coefficients d, raster order.

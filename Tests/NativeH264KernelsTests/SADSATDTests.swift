@@ -23,6 +23,32 @@ import TestSupport
         }
     }
 
+    /// The vector SATD's Int16 lanes at their limits: differences of ±255 in every pattern of signs
+    /// (the largest coefficients), and the scalar version beside it.
+    @Test(arguments: BlockSize.allCases)
+    func fastAgreesWithReferenceAtExtremeDifferences(size: BlockSize) {
+        var random = SplitMix64(seed: 0xE8 + UInt64(size.width * 100 + size.height))
+        var a = [UInt8](repeating: 0, count: 32 * 32), b = a
+        for round in 0..<300 {
+            for i in a.indices {
+                let bits = random.next()
+                switch round % 3 {
+                case 0: a[i] = bits & 1 == 0 ? 0 : 255; b[i] = bits & 2 == 0 ? 0 : 255
+                case 1: a[i] = 255; b[i] = bits & 1 == 0 ? 0 : 255
+                default: a[i] = bits & 1 == 0 ? 0 : 255; b[i] = 255 &- a[i]
+                }
+            }
+            a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    let p = pa.baseAddress!, q = pb.baseAddress!
+                    let expected = SATD.reference(size, p, stride: 32, q, stride: 32)
+                    #expect(SATD.fast(size, p, stride: 32, q, stride: 32) == expected)
+                    #expect(SATD.scalar(size, p, stride: 32, q, stride: 32) == expected)
+                }
+            }
+        }
+    }
+
     @Test func handCheckedValues() {
         let zeros = [UInt8](repeating: 0, count: 256), threes = [UInt8](repeating: 3, count: 256)
         var single = zeros

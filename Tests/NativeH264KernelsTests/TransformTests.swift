@@ -21,6 +21,36 @@ import TestSupport
         }
     }
 
+    /// The fused residual + forward transform on random source and prediction blocks read in place
+    /// from strided planes (and at the extremes 0 and 255).
+    @Test func forwardDifferenceFastAgreesWithReference() {
+        var random = SplitMix64(seed: 0xD1FF)
+        let source = RandomPlane(width: 40, height: 40, generator: &random)
+        let prediction = RandomPlane(width: 24, height: 24, generator: &random)
+        source.withView { s in
+            prediction.withView { p in
+                for round in 0..<1000 {
+                    let a = s.base + Int(random.next() % 36) * s.stride + Int(random.next() % 36)
+                    let b = p.base + Int(random.next() % 20) * p.stride + Int(random.next() % 20)
+                    var fast = [Int32](repeating: 0, count: 16)
+                    fast.withUnsafeMutableBufferPointer {
+                        Transform4x4.forwardDifference(a, stride: s.stride, b, stride: p.stride, into: $0.baseAddress!)
+                    }
+                    #expect(fast == Transform4x4.forwardDifferenceReference(a, stride: s.stride, b, stride: p.stride), "round \(round)")
+                }
+            }
+        }
+        let high = [UInt8](repeating: 255, count: 16), low = [UInt8](repeating: 0, count: 16)
+        high.withUnsafeBufferPointer { h in
+            low.withUnsafeBufferPointer { l in
+                var out = [Int32](repeating: 0, count: 16)
+                out.withUnsafeMutableBufferPointer { Transform4x4.forwardDifference(h.baseAddress!, stride: 4, l.baseAddress!, stride: 4, into: $0.baseAddress!) }
+                // A flat residual of 255 has only a DC of 16 · 255.
+                #expect(out == [16 * 255] + [Int32](repeating: 0, count: 15))
+            }
+        }
+    }
+
     @Test func handCheckedTransforms() {
         // A flat residual of 1 has only a DC of 16; a DC of 64 alone inverts to 1 everywhere ((64 + 32) >> 6).
         var flat = [Int32](repeating: 1, count: 16)
