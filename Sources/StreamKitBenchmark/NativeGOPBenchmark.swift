@@ -37,7 +37,9 @@ func benchmarkNativeGOP(path: String, qp: Int, frameLimit: Int, keyFrameInterval
     }
     for (label, preset) in [("x264 veryfast", ["--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency"]),
                             ("x264 ultrafast", ["--preset", "ultrafast"])] {
-        let (seconds, bytes, psnr) = runX264(path: path, preset: preset, keyFrameInterval: keyFrameInterval, qp: qp, frames: frames.count)
+        let peer = X264FixedQPRun(arguments: preset + ["--keyint", "\(keyFrameInterval)", "--ipratio", "1.0", "--bframes", "0",
+                                                        "--qp", "\(qp)", "--threads", "1", "--frames", "\(frames.count)"], path: path)
+        let (seconds, bytes, psnr) = (peer.cpuSeconds, peer.bytes, peer.psnrY)
         results.append(("\(label) \(keyFrameInterval)", seconds, bytes, psnr))
     }
     for (name, seconds, bytes, psnr) in results {
@@ -46,34 +48,4 @@ func benchmarkNativeGOP(path: String, qp: Int, frameLimit: Int, keyFrameInterval
     let gop = results[1], intra = results[0], peerBytes = results[2].2, peerPSNR = results[2].3, peer = results[2].1
     print("  native GOP/all-intra: size \(String(format: "%.2f", Double(gop.2) / Double(intra.2)))x, PSNR-Y \(String(format: "%+.2f", gop.3 - intra.3)) dB")
     print("  native GOP/x264: size \(String(format: "%.2f", Double(gop.2) / Double(max(peerBytes, 1))))x, PSNR-Y \(String(format: "%+.2f", gop.3 - peerPSNR)) dB, speed \(String(format: "%.2f", peer / gop.1))x; against ultrafast: speed \(String(format: "%.2f", results[3].1 / gop.1))x (CPU time; x264's includes start-up)")
-}
-
-/// Runs x264 (one thread, fixed QP, I/P only) on `path` and returns its CPU seconds (user + system of
-/// the child), the stream's size and its PSNR-Y.
-private func runX264(path: String, preset: [String], keyFrameInterval: Int, qp: Int, frames: Int) -> (Double, Int, Double) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("native-gop-x264-\(getpid()).264").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    func childCPU() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-    let before = childCPU()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["x264"] + preset + ["--keyint", "\(keyFrameInterval)", "--ipratio", "1.0", "--bframes", "0",
-                                             "--qp", "\(qp)", "--threads", "1", "--psnr", "--frames", "\(frames)", "-o", output, path]
-    let pipe = Pipe()
-    process.standardError = pipe
-    process.standardOutput = FileHandle.nullDevice
-    do { try process.run() } catch { fail("x264 did not start: \(error)") }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { fail("x264 failed: \(String(decoding: data, as: UTF8.self))") }
-    let seconds = childCPU() - before
-    let log = String(decoding: data, as: UTF8.self)
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-    let psnrLine = log.split(separator: "\n").last { $0.contains("PSNR Mean") }.map(String.init) ?? ""
-    let psnr = psnrLine.range(of: "Y:").flatMap { Double(psnrLine[$0.upperBound...].prefix(6)) } ?? 0
-    return (seconds, bytes, psnr)
 }

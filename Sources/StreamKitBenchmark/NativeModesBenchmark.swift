@@ -49,7 +49,10 @@ func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInt
         let total = keyBytes.reduce(0, +) + predictedBytes.reduce(0, +)
         let kbps = Double(total * 8) * rate / Double(frames.count) / 1000
         let meanP = predictedBytes.isEmpty ? 0 : predictedBytes.reduce(0, +) / predictedBytes.count
-        let (peerBytes, peerPSNR) = x264Run(path: path, keyFrameInterval: keyFrameInterval, qp: qp, frames: frames.count)
+        let peer = X264FixedQPRun(arguments: ["--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency",
+                                               "--keyint", "\(keyFrameInterval)", "--min-keyint", "\(keyFrameInterval)", "--no-scenecut",
+                                               "--qp", "\(qp)", "--threads", "1", "--frames", "\(frames.count)"], path: path)
+        let (peerBytes, peerPSNR) = (peer.bytes, peer.psnrY)
         let peerKbps = Double(peerBytes * 8) * rate / Double(frames.count) / 1000
         print("  QP \(qp): \(String(format: "%7.1f", kbps)) kbit/s  PSNR-Y \(String(format: "%.2f", lumaPSNR(frames, reconstruction))) dB  "
               + "IDR \(keyBytes.first ?? 0) B  P mean \(meanP) B  \(String(format: "%.1f", Double(frames.count) / seconds)) fps | "
@@ -57,27 +60,4 @@ func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInt
         print("    P macroblocks: skip \(types.skipped) 16x16 \(types.predicted16x16) 16x8 \(types.predicted16x8) 8x16 \(types.predicted8x16) "
               + "8x8 \(types.predicted8x8) I16 \(types.intra16x16) I4 \(types.intra4x4)")
     }
-}
-
-/// x264 veryfast-baseline (one thread, fixed QP, I/P only) on `path`: the stream's size and PSNR-Y.
-private func x264Run(path: String, keyFrameInterval: Int, qp: Int, frames: Int) -> (Int, Double) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("native-modes-x264-\(getpid()).264").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["x264", "--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency", "--keyint", "\(keyFrameInterval)",
-                         "--min-keyint", "\(keyFrameInterval)", "--no-scenecut", "--qp", "\(qp)", "--threads", "1", "--psnr",
-                         "--frames", "\(frames)", "-o", output, path]
-    let pipe = Pipe()
-    process.standardError = pipe
-    process.standardOutput = FileHandle.nullDevice
-    do { try process.run() } catch { fail("x264 did not start: \(error)") }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { fail("x264 failed: \(String(decoding: data, as: UTF8.self))") }
-    let log = String(decoding: data, as: UTF8.self)
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-    let psnrLine = log.split(separator: "\n").last { $0.contains("PSNR Mean") }.map(String.init) ?? ""
-    let psnr = psnrLine.range(of: "Y:").flatMap { Double(psnrLine[$0.upperBound...].prefix(6)) } ?? 0
-    return (bytes, psnr)
 }
