@@ -8,7 +8,7 @@ struct EncoderPicture {
     var cb: [UInt8]
     var cr: [UInt8]
     /// The luma prepared for motion search once the picture is final and becomes a reference
-    /// (``preparedAsReference()``), nil before.
+    /// (``preparedAsReference(motionVectors:recycling:)``), nil before.
     private(set) var referencePlanes: LumaReferencePlanes?
     /// mvL0 of each 4x4 luma block (raster over the picture, zero for intra) once the picture is a
     /// reference: the co-located predictors of the next picture's motion search. Empty before.
@@ -23,16 +23,22 @@ struct EncoderPicture {
     }
 
     /// The luma padded and with its half-sample planes (§8.4.2.2.1), built from the luma as it is now.
-    func makeReferencePlanes() -> LumaReferencePlanes {
-        luma.withUnsafeBufferPointer { LumaReferencePlanes(PlaneView(base: $0.baseAddress!, width: width, height: height, stride: width)) }
+    /// - Parameter recycled: the storage of planes no longer read by anyone, built over (see
+    ///   ``LumaReferencePlanes/init(_:recycling:)``).
+    func makeReferencePlanes(recycling recycled: ReferencePlaneStorage? = nil) -> LumaReferencePlanes {
+        luma.withUnsafeBufferPointer {
+            LumaReferencePlanes(PlaneView(base: $0.baseAddress!, width: width, height: height, stride: width), recycling: recycled)
+        }
     }
 
     /// The same picture with ``referencePlanes`` built and its motion kept: call it once the
     /// reconstruction is final (deblocked), before P pictures predict from it.
-    /// - Parameter motionVectors: the picture's mvL0 per 4x4 luma block.
-    func preparedAsReference(motionVectors: [SIMD2<Int32>]) -> EncoderPicture {
+    /// - Parameters:
+    ///   - motionVectors: the picture's mvL0 per 4x4 luma block.
+    ///   - recycled: the storage of retired planes that nothing reads any more, to build in.
+    func preparedAsReference(motionVectors: [SIMD2<Int32>], recycling recycled: ReferencePlaneStorage? = nil) -> EncoderPicture {
         var picture = self
-        picture.referencePlanes = makeReferencePlanes()
+        picture.referencePlanes = makeReferencePlanes(recycling: recycled)
         picture.motionVectors = motionVectors
         return picture
     }

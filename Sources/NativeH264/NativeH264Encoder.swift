@@ -129,6 +129,9 @@ public struct NativeH264Encoder: Sendable {
     var framesSinceKeyFrame = 0
     /// The previous picture's deblocked reconstruction, the reference of the next P picture.
     var reference: EncoderPicture?
+    /// The planes' memory of the reference before ``reference``: built over for the next reference
+    /// once nothing else holds it (it keeps its pages mapped; a new allocation would fault them in again).
+    var retiredReferenceStorage: ReferencePlaneStorage?
     /// The rate control's state.
     var controller: RateController
     /// The previous source picture, for rate control's inter cost estimate (kept only with rate control).
@@ -239,9 +242,14 @@ public struct NativeH264Encoder: Sendable {
             keyFrameCount += 1
         }
         framesSinceKeyFrame += 1
-        // The next P picture's reference, with its motion-search planes (not needed before an IDR).
+        // The next P picture's reference, with its motion-search planes (not needed before an IDR),
+        // built in the memory of the planes retired last time when no slice coder holds them any more.
+        let retiring = reference?.referencePlanes?.storage
+        let recycled = isKnownUniquelyReferenced(&retiredReferenceStorage) ? retiredReferenceStorage : nil
+        retiredReferenceStorage = nil
         reference = framesSinceKeyFrame >= keyFrameInterval ? coded.coder.reconstruction
-            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors)
+            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors, recycling: recycled)
+        retiredReferenceStorage = retiring ?? recycled
         return EncodedPicture(nalUnits: coded.nalUnits, isKeyFrame: isKeyFrame,
                               reconstruction: coded.coder.croppedReconstruction(width: width, height: height),
                               macroblockTypes: coded.coder.macroblockTypes)

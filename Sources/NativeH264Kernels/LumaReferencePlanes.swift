@@ -9,7 +9,8 @@
 /// reference coordinates does, so a prediction read from these planes equals
 /// ``LumaInterpolation/reference(_:quarterX:quarterY:size:into:stride:)`` sample for sample.
 ///
-/// Immutable once built (one allocation per plane, freed with the object); shareable between threads.
+/// Immutable once built; shareable between threads. Its memory is a ``ReferencePlaneStorage`` (all four
+/// planes in one allocation), which a later picture's planes can be built in again.
 public final class LumaReferencePlanes: @unchecked Sendable {
     /// Samples added on each side of every plane: a ±64-sample vector (the encoder's search range)
     /// plus the filter's taps stays inside.
@@ -28,21 +29,27 @@ public final class LumaReferencePlanes: @unchecked Sendable {
     public let verticalHalf: UnsafePointer<UInt8>
     /// Sample (0, 0) of the centre half-sample plane j, between the four samples from G(x, y).
     public let centre: UnsafePointer<UInt8>
-    private let storage: UnsafeMutablePointer<UInt8>
+    /// The memory the planes live in: pass it to a later build once these planes are no longer used.
+    public let storage: ReferencePlaneStorage
 
     /// Builds the four planes from a luma plane.
-    /// - Parameter plane: the reference picture's luma samples (the deblocked reconstruction).
-    public init(_ plane: PlaneView) {
+    /// - Parameters:
+    ///   - plane: the reference picture's luma samples (the deblocked reconstruction).
+    ///   - recycled: the storage of planes no longer in use, written over when it has the size these
+    ///     planes need (a picture of the same size); `nil` or another size: a new allocation. The
+    ///     caller guarantees that no other planes read it any more.
+    public init(_ plane: PlaneView, recycling recycled: ReferencePlaneStorage? = nil) {
         let pad = Self.padding
         width = plane.width
         height = plane.height
         stride = width + 2 * pad
         let rows = height + 2 * pad
         let planeSize = stride * rows
-        storage = .allocate(capacity: 4 * planeSize)
+        storage = recycled.flatMap { $0.planeSize == planeSize ? $0 : nil } ?? ReferencePlaneStorage(planeSize: planeSize)
+        let samples = storage.samples
         let origin = pad * stride + pad
-        let g = storage + origin, b = storage + planeSize + origin
-        let v = storage + 2 * planeSize + origin, c = storage + 3 * planeSize + origin
+        let g = samples + origin, b = samples + planeSize + origin
+        let v = samples + 2 * planeSize + origin, c = samples + 3 * planeSize + origin
         full = UnsafePointer(g)
         horizontalHalf = UnsafePointer(b)
         verticalHalf = UnsafePointer(v)
@@ -65,9 +72,7 @@ public final class LumaReferencePlanes: @unchecked Sendable {
         @inline(__always) func cy(_ y: Int) -> Int { y < -pad ? -pad : (y >= h + pad ? h + pad - 1 : y) }
         // b1 (8-241) of every padded position, unrounded, kept for j; eight positions at a time in
         // Int16 lanes (|b1| ≤ 40 · 255 fits), the first and last eight of a row with clamped taps.
-        let intermediates = UnsafeMutablePointer<Int16>.allocate(capacity: planeSize)
-        defer { intermediates.deallocate() }
-        let b1 = intermediates + origin
+        let b1 = storage.intermediates + origin
         @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
             SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
         }
@@ -114,8 +119,6 @@ public final class LumaReferencePlanes: @unchecked Sendable {
             }
         }
     }
-
-    deinit { storage.deallocate() }
 
     /// Whether a block at whole-sample position (x, y) of size w x h, with one more column and row
     /// for the quarter-sample averages, lies inside the padded planes.

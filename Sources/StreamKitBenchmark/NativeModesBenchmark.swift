@@ -43,6 +43,7 @@ func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInt
             }
         }
         if let outputFolder {
+            try FileManager.default.createDirectory(atPath: outputFolder, withIntermediateDirectories: true)
             try Data(stream).write(to: URL(fileURLWithPath: "\(outputFolder)/qp\(qp).264"))
             try Data(reconstructed).write(to: URL(fileURLWithPath: "\(outputFolder)/qp\(qp).yuv"))
         }

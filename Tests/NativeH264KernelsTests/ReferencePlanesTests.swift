@@ -43,6 +43,31 @@ import TestSupport
         }
     }
 
+    /// Planes built over the storage of other planes (another picture, written first) equal planes
+    /// built in fresh memory, in every sample of all four padded planes; a storage of another size is
+    /// not used.
+    @Test func planesBuiltInRecycledStorageEqualFreshOnes() {
+        var random = SplitMix64(seed: 0x2EC7)
+        let first = RandomPlane(width: 48, height: 32, generator: &random)
+        let second = RandomPlane(width: 48, height: 32, generator: &random)
+        let retired = first.withView { LumaReferencePlanes($0) }.storage
+        let rebuilt = second.withView { LumaReferencePlanes($0, recycling: retired) }
+        let fresh = second.withView { LumaReferencePlanes($0) }
+        #expect(rebuilt.storage === retired)
+        #expect(fresh.storage !== retired)
+        let pad = LumaReferencePlanes.padding
+        for (name, a, b) in [("G", rebuilt.full, fresh.full), ("b", rebuilt.horizontalHalf, fresh.horizontalHalf),
+                             ("h", rebuilt.verticalHalf, fresh.verticalHalf), ("j", rebuilt.centre, fresh.centre)] {
+            var differences = 0
+            for y in -pad..<(32 + pad) {
+                for x in -pad..<(48 + pad) where a[y * rebuilt.stride + x] != b[y * fresh.stride + x] { differences += 1 }
+            }
+            #expect(differences == 0, "plane \(name): \(differences) samples differ")
+        }
+        let other = RandomPlane(width: 32, height: 32, generator: &random)
+        #expect(other.withView { LumaReferencePlanes($0, recycling: retired) }.storage !== retired)
+    }
+
     @Test(arguments: [BlockSize.w16h16, .w8h8, .w4h4])
     func averageFastAgreesWithReference(size: BlockSize) {
         var random = SplitMix64(seed: 0xA7E + UInt64(size.width))
