@@ -27,7 +27,8 @@ extension SliceCoder {
     /// neighbours' and the earlier partitions' vectors) by SAD + λ·mvd bits read in place on the
     /// full-sample plane, a small diamond from it one sample per step until no step improves (at most
     /// 32 steps), then half- and quarter-sample refinement by SATD + λ·mvd bits on the half-sample
-    /// planes, each quarter position the rounded average of two of them (§8.4.2.2.1, Table 8-12).
+    /// planes (a four-point diamond at each, at most two steps), each quarter position the rounded
+    /// average of two of them (§8.4.2.2.1, Table 8-12).
     /// - Returns: the vector of the partition (x, y, width, height inside the macroblock) and its SATD + λ·bits cost.
     func searchMotion(mbX: Int, mbY: Int, partition: (Int, Int, Int, Int) = (0, 0, 16, 16), size: BlockSize = .w16h16, predictor: SIMD2<Int32>,
                       candidates: MotionCandidates) -> (SIMD2<Int32>, Int) {
@@ -106,18 +107,22 @@ extension SliceCoder {
                 if !moved { break }
                 previous = centre
             }
-            // Half then quarter samples by SATD.
+            // Half then quarter samples by SATD: a four-point diamond at each, moved at most twice
+            // (x264's sub-sample refinement at its faster settings); the point it came from is not tried again.
             bestCost = subCost(best)
-            for step: Int32 in 0..<2 {
-                let radius: Int32 = 2 >> step
-                let centre = best
-                for dy: Int32 in -1...1 {
-                    for dx: Int32 in -1...1 where dx != 0 || dy != 0 {
-                        let next = clamped(centre &+ SIMD2(dx * radius, dy * radius))
-                        if next == centre { continue }
+            for radius: Int32 in [2, 1] {
+                var previous = SIMD2<Int32>(Int32.max, Int32.max)
+                for _ in 0..<2 {
+                    let centre = best
+                    for step in 0..<4 {
+                        let offset = step < 2 ? SIMD2<Int32>(step == 0 ? radius : -radius, 0) : SIMD2<Int32>(0, step == 2 ? radius : -radius)
+                        let next = clamped(centre &+ offset)
+                        if next == centre || next == previous { continue }
                         let c = subCost(next)
                         if c < bestCost { bestCost = c; best = next }
                     }
+                    if best == centre { break }
+                    previous = centre
                 }
             }
             return (best, bestCost)
