@@ -249,6 +249,8 @@ public struct NativeH264Encoder: Sendable {
         retiredReferenceStorage = nil
         reference = framesSinceKeyFrame >= keyFrameInterval ? coded.coder.reconstruction
             : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors, recycling: recycled)
+        // Before an IDR no planes retire (the old reference had none): the spare is kept. When it was
+        // just built into, the uniqueness check above passes it over until that reference retires.
         retiredReferenceStorage = retiring ?? recycled
         return EncodedPicture(nalUnits: coded.nalUnits, isKeyFrame: isKeyFrame,
                               reconstruction: coded.coder.croppedReconstruction(width: width, height: height),

@@ -39,8 +39,7 @@ func benchmarkNativeGOP(path: String, qp: Int, frameLimit: Int, keyFrameInterval
                             ("x264 ultrafast", ["--preset", "ultrafast"])] {
         let peer = X264FixedQPRun(arguments: preset + ["--keyint", "\(keyFrameInterval)", "--ipratio", "1.0", "--bframes", "0",
                                                         "--qp", "\(qp)", "--threads", "1", "--frames", "\(frames.count)"], path: path)
-        let (seconds, bytes, psnr) = (peer.cpuSeconds, peer.bytes, peer.psnrY)
-        results.append(("\(label) \(keyFrameInterval)", seconds, bytes, psnr))
+        results.append(("\(label) \(keyFrameInterval)", peer.cpuSeconds, peer.bytes, peer.psnrY))
     }
     for (name, seconds, bytes, psnr) in results {
         print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%8.1f", Double(frames.count) / seconds)) fps  \(String(format: "%9d", bytes)) bytes  PSNR-Y \(String(format: "%.2f", psnr)) dB")

@@ -50,26 +50,13 @@ func benchmarkNativeIntra(path: String, qp: Int, frameLimit: Int, rounds: Int) t
     print("native-intra: \(frames.count) frames of \(first.width)x\(first.height) from \(path), QP \(qp), all IDR, best of \(rounds)")
     print("  native  \(String(format: "%8.1f", Double(frames.count) / ours)) fps  \(String(format: "%9d", bytes)) bytes  PSNR-Y \(String(format: "%.2f", ourPSNR)) dB")
 
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("native-intra-x264-\(getpid()).264").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    var log = ""
-    let peer = try best(rounds) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["x264", "--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency", "--keyint", "1", "--ipratio", "1.0",
-                             "--qp", "\(qp)", "--threads", "1", "--psnr", "--frames", "\(frames.count)", "-o", output, path]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { fail("x264 failed: \(String(decoding: data, as: UTF8.self))") }
-        log = String(decoding: data, as: UTF8.self)
+    let runs = (0..<max(rounds, 1)).map { _ in
+        X264FixedQPRun(arguments: ["--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency", "--keyint", "1", "--ipratio", "1.0",
+                                   "--qp", "\(qp)", "--threads", "1", "--frames", "\(frames.count)"], path: path)
     }
-    let peerBytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-    let psnrLine = log.split(separator: "\n").first { $0.contains("PSNR Mean") }.map(String.init) ?? "(no PSNR line)"
-    let peerPSNR = psnrLine.range(of: "Y:").map { psnrLine[$0.upperBound...].prefix(6) } ?? "?"
+    let peer = runs.map(\.wallSeconds).min() ?? 0
+    let peerBytes = runs[0].bytes
+    let peerPSNR = String(format: "%.2f", runs[0].psnrY)
     print("  x264    \(String(format: "%8.1f", Double(frames.count) / peer)) fps  \(String(format: "%9d", peerBytes)) bytes  PSNR-Y \(peerPSNR) dB  (process, includes start-up)")
     print("  native/x264: speed \(String(format: "%.2f", peer / ours))x, size \(String(format: "%.2f", Double(bytes) / Double(max(peerBytes, 1))))x")
 }

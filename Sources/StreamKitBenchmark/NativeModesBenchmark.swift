@@ -53,11 +53,10 @@ func benchmarkNativeModes(path: String, qps: [Int], frameLimit: Int, keyFrameInt
         let peer = X264FixedQPRun(arguments: ["--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency",
                                                "--keyint", "\(keyFrameInterval)", "--min-keyint", "\(keyFrameInterval)", "--no-scenecut",
                                                "--qp", "\(qp)", "--threads", "1", "--frames", "\(frames.count)"], path: path)
-        let (peerBytes, peerPSNR) = (peer.bytes, peer.psnrY)
-        let peerKbps = Double(peerBytes * 8) * rate / Double(frames.count) / 1000
+        let peerKbps = Double(peer.bytes * 8) * rate / Double(frames.count) / 1000
         print("  QP \(qp): \(String(format: "%7.1f", kbps)) kbit/s  PSNR-Y \(String(format: "%.2f", lumaPSNR(frames, reconstruction))) dB  "
               + "IDR \(keyBytes.first ?? 0) B  P mean \(meanP) B  \(String(format: "%.1f", Double(frames.count) / seconds)) fps | "
-              + "x264 \(String(format: "%7.1f", peerKbps)) kbit/s PSNR-Y \(String(format: "%.2f", peerPSNR)) dB (ours/x264 \(String(format: "%.2f", kbps / max(peerKbps, 0.001)))x)")
+              + "x264 \(String(format: "%7.1f", peerKbps)) kbit/s PSNR-Y \(String(format: "%.2f", peer.psnrY)) dB (ours/x264 \(String(format: "%.2f", kbps / max(peerKbps, 0.001)))x)")
         print("    P macroblocks: skip \(types.skipped) 16x16 \(types.predicted16x16) 16x8 \(types.predicted16x8) 8x16 \(types.predicted8x16) "
               + "8x8 \(types.predicted8x8) I16 \(types.intra16x16) I4 \(types.intra4x4)")
     }

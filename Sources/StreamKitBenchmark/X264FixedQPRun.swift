@@ -2,10 +2,12 @@
 
 import Foundation
 
-/// What one x264 run produced: the CPU time of the child, the stream's size and its mean PSNR-Y.
+/// What one x264 run produced: the time of the child, the stream's size and its mean PSNR-Y.
 struct X264FixedQPRun {
     /// User plus system CPU seconds x264 spent.
     let cpuSeconds: Double
+    /// Monotonic seconds from starting x264 to its exit (start-up included).
+    let wallSeconds: Double
     /// The size of the elementary stream x264 wrote, in bytes.
     let bytes: Int
     /// The mean PSNR-Y x264 reported (`--psnr`), in dB.
@@ -24,7 +26,7 @@ struct X264FixedQPRun {
             return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
                 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         }
-        let before = childCPU()
+        let before = childCPU(), started = now()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["x264"] + arguments + ["--psnr", "-o", output, path]
@@ -36,6 +38,7 @@ struct X264FixedQPRun {
         process.waitUntilExit()
         let log = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else { fail("x264 failed: \(log)") }
+        wallSeconds = now() - started
         cpuSeconds = childCPU() - before
         bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         let psnrLine = log.split(separator: "\n").last { $0.contains("PSNR Mean") }.map(String.init) ?? ""
