@@ -85,6 +85,14 @@ public struct CompressionConfiguration: Sendable, Hashable {
         if let maxFrameDelayCount, maxFrameDelayCount < 0 { throw fail(.maxFrameDelayCount, "must not be negative") }
         if let quantizer, !(0...51).contains(quantizer) { throw fail(.quantizer, "\(quantizer) outside 0...51") }
         try Self.validate(dataRateLimits)
+        if quantizer != nil {
+            if averageBitRate != nil {
+                throw fail(.quantizer, "excludes averageBitRate: a constant quantiser has no rate control")
+            }
+            if !dataRateLimits.isEmpty {
+                throw fail(.quantizer, "excludes dataRateLimits: a constant quantiser ignores the rate limits")
+            }
+        }
         if entropyMode == .cabac && profileLevel.isBaseline {
             throw fail(.entropyMode, "CABAC is not allowed in the Baseline profile")
         }

@@ -30,6 +30,14 @@ public struct CodecEngineRegistry: Sendable {
         return engine
     }
 
+    /// Whether some engine of the registry encodes a codec — for a pipeline that carries on without a track
+    /// this build cannot encode (a pure-Swift build has no AAC encoder) instead of failing.
+    /// - Parameter codec: the codec, for example ``CodecType/aac``.
+    /// - Returns: `true` when at least one engine encodes it.
+    public func canEncode(_ codec: CodecType) -> Bool {
+        engines.contains { $0.encodes(codec) }
+    }
+
     /// Chooses the engine for a compression session.
     /// - Parameter configuration: the session's properties.
     /// - Returns: a named engine if one was asked for; else, per ``EnginePreference``, the first hardware

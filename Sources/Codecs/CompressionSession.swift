@@ -106,13 +106,16 @@ public final class CompressionSession: Sendable {
     /// - Parameters:
     ///   - averageBitRate: the new `kVTCompressionPropertyKey_AverageBitRate`, bits per second.
     ///   - dataRateLimits: the new `kVTCompressionPropertyKey_DataRateLimits`.
-    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a value that is not positive;
-    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` when the engine cannot change it while running.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a value that is not positive or
+    ///   for a session made with a constant ``CompressionConfiguration/quantizer`` (the rules of
+    ///   ``CompressionConfiguration/validate()``); ``CodecError/unsupportedProperty(_:reason:engine:)`` when the
+    ///   engine cannot change it while running.
     public func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) async throws(CodecError) {
-        if let averageBitRate, averageBitRate <= 0 {
-            throw .invalidConfiguration(property: .averageBitRate, reason: "must be positive, got \(averageBitRate)")
-        }
-        try CompressionConfiguration.validate(dataRateLimits)
+        // The same rules as at creation (CompressionConfiguration.validate), for the values that change.
+        var changed = configuration
+        changed.averageBitRate = averageBitRate
+        changed.dataRateLimits = dataRateLimits
+        try changed.validate()
         try await worker.run { () throws(CodecError) in
             guard let encoder = self.encoder.value else { throw CodecError.sessionClosed }
             try encoder.setRateControl(averageBitRate: averageBitRate, dataRateLimits: dataRateLimits)

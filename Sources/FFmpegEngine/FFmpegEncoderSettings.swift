@@ -47,6 +47,9 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     var maxRate: Int64?
     /// `rc_buffer_size` in bits (VBV).
     var bufferSize: Int32?
+    /// Whether the VBV was set from the average bit rate alone (a live x264 session without data-rate limits:
+    /// max rate = average, one second of buffer), so that a new average moves the VBV with it.
+    var vbvFollowsAverage = false
     /// `AVCodecContext.profile` (encoders that take the profile as a number).
     var profile: Int32?
     /// `AVCodecContext.level` (encoders that take the level as a number).
@@ -129,16 +132,6 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
             maxRate = Int64(min(tightest.bitsPerSecond, Double(Int32.max)).rounded())
             bufferSize = Int32(clamping: tightest.bytes > Int.max / 8 ? Int.max : tightest.bytes * 8)
         }
-        if configuration.quantizer != nil {
-            if configuration.averageBitRate != nil {
-                throw .unsupportedProperty(.quantizer, reason: "together with averageBitRate (constant QP has no rate control)",
-                                           engine: engineName)
-            }
-            if !configuration.dataRateLimits.isEmpty {
-                throw .unsupportedProperty(.quantizer, reason: "together with dataRateLimits (constant QP ignores the VBV)",
-                                           engine: engineName)
-            }
-        }
         if configuration.codec == .hevc, configuration.entropyMode != nil {
             throw .unsupportedProperty(.entropyMode, reason: "H.265 always uses CABAC", engine: engineName)
         }
@@ -196,6 +189,16 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         if let level = try levelName(configuration) { set("level", level) }
         if let mode = configuration.entropyMode { set("coder", mode == .cabac ? "cabac" : "cavlc") }
         if let quantizer = configuration.quantizer { set("qp", String(quantizer)) }
+        if configuration.realTime, let rate = bitRate, maxRate == nil {
+            // x264 re-reads its average bit rate on a running encoder only through the VBV, and only when the VBV's
+            // max rate is at most the average (ratecontrol.c, x264_ratecontrol_init_reconfigurable: `b_vbv_min_rate`);
+            // without a VBV a new average changes nothing. A live session therefore runs x264's constant-rate mode
+            // (max rate = average, one second of buffer, as live encoders such as OBS configure it), so adaptive
+            // bitrate reaches the picture.
+            maxRate = rate
+            bufferSize = Int32(clamping: rate)
+            vbvFollowsAverage = true
+        }
         // Forced key frames are IDR pictures (random-access points), not just I pictures.
         set("forced-idr", "1")
         // Constant frame rate: VUI timing from the frame rate, and no extra frame of delay.

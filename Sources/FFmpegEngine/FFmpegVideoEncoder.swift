@@ -119,12 +119,20 @@ final class FFmpegVideoEncoder: VideoEncoder {
     /// `rc_buffer_size` of the open `AVCodecContext` with its parameters before every picture and calls
     /// `x264_encoder_reconfig` when they differ; NVENC does the same (dynamic bitrate). Other encoders
     /// keep the values they were opened with, so they refuse.
+    ///
+    /// x264 takes a new *average* only through its VBV (its rate control re-reads the average when the VBV's max
+    /// rate is at most the average). So a live session opened without data-rate limits runs with max rate =
+    /// average and one second of buffer, and each new average moves both; with data-rate limits, the max rate is
+    /// held at or below the new average (the tightest limit still caps it), so the output follows the new average
+    /// whichever way the session was opened. A session that is not live and has no limits has no VBV, and x264
+    /// cannot follow a new average there: that is refused rather than accepted and ignored.
     /// - Parameters:
     ///   - averageBitRate: the new average bit rate in bits per second.
     ///   - dataRateLimits: the new limits; the tightest sets `rc_max_rate` and `rc_buffer_size`.
     /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` for an encoder that cannot change while
     ///   running, for turning rate control on or off (x264 cannot switch between constant quality and
-    ///   ABR, nor turn the VBV on when it was opened without one).
+    ///   ABR, nor turn the VBV on when it was opened without one), and for a new average on an x264 session with
+    ///   no VBV.
     func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) throws(CodecError) {
         let family = FFmpegEncoderFamily(encoderName: settings.encoderName)
         guard family == .x264 || family == .nvenc else {
@@ -136,14 +144,25 @@ final class FFmpegVideoEncoder: VideoEncoder {
                 + "(set it when the session is created)", engine: settings.engineName)
         }
         let tightest = dataRateLimits.min { $0.bitsPerSecond < $1.bitsPerSecond }
-        guard (tightest != nil) == (settings.maxRate != nil) else {
+        let hasVBV = settings.maxRate != nil
+        guard (tightest != nil) == (hasVBV && !settings.vbvFollowsAverage) else {
             throw .unsupportedProperty(.dataRateLimits, reason: "turned \(tightest == nil ? "off" : "on") on a running session "
                 + "(set them when the session is created)", engine: settings.engineName)
+        }
+        if family == .x264, let averageBitRate, Int64(averageBitRate) != settings.bitRate, !hasVBV {
+            throw .unsupportedProperty(.averageBitRate, reason: "x264 follows a new average bit rate only with a VBV: "
+                + "make the session realTime (live) or give it dataRateLimits", engine: settings.engineName)
         }
         settings.bitRate = averageBitRate.map(Int64.init)
         if let tightest {
             settings.maxRate = Int64(min(tightest.bitsPerSecond, Double(Int32.max)).rounded())
             settings.bufferSize = Int32(clamping: tightest.bytes > Int.max / 8 ? Int.max : tightest.bytes * 8)
+            if family == .x264, let average = settings.bitRate, let cap = settings.maxRate, cap > average {
+                settings.maxRate = average  // x264's average follows only a max rate at or below it
+            }
+        } else if settings.vbvFollowsAverage, let average = settings.bitRate {
+            settings.maxRate = average
+            settings.bufferSize = Int32(clamping: average)
         }
         guard let context else { return }
         if let value = settings.bitRate { context.pointee.bit_rate = value }

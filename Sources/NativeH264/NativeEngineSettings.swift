@@ -53,9 +53,6 @@ struct NativeEngineSettings {
             throw refuse(.maxBFrames,
                          "B-frames are not coded (I and P pictures only): set allowFrameReordering = false or maxBFrames = 0")
         }
-        if configuration.quantizer != nil, configuration.averageBitRate != nil {
-            throw refuse(.quantizer, "together with averageBitRate (constant QP has no rate control)")
-        }
         if let name = configuration.profileLevel.level {
             let sps = NativeH264ParameterSets.sequenceParameterSet(width: configuration.width, height: configuration.height,
                                                                    framesPerSecond: framesPerSecond)

@@ -87,10 +87,8 @@ struct EncodingOptions {
         isFrameRateGiven = parsed.isGiven(Self.fps)
         fps = parsed.value(Self.fps) ?? 30
         quantizer = parsed.given(Self.quantizer)
-        if quantizer != nil, parsed.isGiven(Self.bitRate) {
-            throw .conflict("--qp and --bitrate exclude each other: a constant quantiser has no rate control")
-        }
-        bitRate = quantizer == nil ? parsed.value(Self.bitRate) : nil
+        // The default bit rate gives way to --qp; a bit rate given with it is left for the library's rule to refuse.
+        bitRate = parsed.isGiven(Self.bitRate) || quantizer == nil ? parsed.value(Self.bitRate) : nil
         audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
         gop = parsed.given(Self.gop)
         bFrames = parsed.given(Self.bFrames)
@@ -112,6 +110,14 @@ struct EncodingOptions {
         case (_, .main?): profile = .main
         case (_, .high?): profile = .high
         case (_, .high444?): profile = .high444Predictive
+        }
+        // The rate-control rules are the library's (CompressionConfiguration.validate()); named here by option.
+        do {
+            try compressionConfiguration.validate()
+        } catch let .invalidConfiguration(property: .quantizer, reason: reason) {
+            throw .conflict("--qp " + reason.replacing("averageBitRate", with: "--bitrate"))
+        } catch {
+            // The other rules name a property; the session reports them when it is made.
         }
         if codec == .h264, quantizer == 0, profile != Self.losslessProfile {
             throw .conflict("--qp 0 is lossless, which H.264 codes only in the High 4:4:4 Predictive profile: "

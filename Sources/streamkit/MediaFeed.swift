@@ -53,6 +53,11 @@ struct MediaFeed: Sendable {
     /// - Throws: if the input or the encoder cannot be opened.
     func audioSession() throws -> AudioEncoderSession? {
         guard input.hasAudio else { return nil }
+        if input.hasVideo, !EngineSetup.registry().canEncode(.aac) {
+            // The camera's microphone in a build without an AAC encoder: the video goes on alone.
+            printError(AudioNotice.videoAlone)
+            return nil
+        }
         var rate = sampleRate, channels = channelCount
         if case let .wav(path) = input {
             let reader = try WAVReader(path: path)

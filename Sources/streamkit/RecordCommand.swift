@@ -44,6 +44,8 @@ struct RecordCommand {
     let options: EncodingOptions
     let videoPath: String
     let audioPath: String?
+    /// Whether `--audio-output` was given: then a build without an AAC encoder fails instead of recording video alone.
+    let isAudioAskedFor: Bool
     /// The MP4 layout when the output is an MP4 file (audio then goes into it too).
     let mp4Layout: MP4Output.Layout?
     /// The HLS writer's configuration when the output is a playlist (audio then goes into it too).
@@ -89,6 +91,7 @@ struct RecordCommand {
         } else {
             audioPath = try parsed.required(Self.audioOutput)
         }
+        isAudioAskedFor = parsed.isGiven(Self.audioOutput)
         frameCount = try parsed.required(CommonOptions.frames)
         camera = parsed.given(Self.camera)
         microphone = parsed.given(Self.microphone)
@@ -104,15 +107,17 @@ struct RecordCommand {
         let audioEncoder: AudioEncoderSession?
         do {
             compression = try CompressionSession(configuration: options.compressionConfiguration, registry: registry)
-            audioEncoder = try audioPath.map { _ in
+            // A build without an AAC encoder records the camera alone, unless an audio file was asked for by name.
+            let recordsAudio = audioPath != nil && (isAudioAskedFor || registry.canEncode(.aac))
+            if audioPath != nil, !recordsAudio { printError(AudioNotice.videoAlone) }
+            audioEncoder = try (recordsAudio ? audioPath : nil).map { _ in
                 let configuration = AudioEncoderConfiguration(sampleRate: sampleRate, channelCount: channelCount, bitRate: options.audioBitRate)
                 return try AudioEncoderSession(configuration: configuration, registry: registry)
             }
             video = try defaultVideoSource(width: options.width, height: options.height, fps: options.fps, device: camera)
-            audio = try audioPath.map { _ in try defaultAudioSource(sampleRate: sampleRate, channels: channelCount, device: microphone) }
-        } catch let error as CodecError {
-            printError("streamkit record: \(error)")
-            return 1
+            audio = try (recordsAudio ? audioPath : nil).map { _ in
+                try defaultAudioSource(sampleRate: sampleRate, channels: channelCount, device: microphone)
+            }
         } catch {
             printError("streamkit record: \(error)")
             return 1
@@ -174,7 +179,7 @@ struct RecordCommand {
             status = 1
         }
         switch audioResult {
-        case let .success(frames) where audioPath != nil:
+        case let .success(frames) where audioEncoder != nil:
             printError("wrote \(frames) AAC frames to \(mp4 == nil && hls == nil && flv == nil ? audioPath ?? "" : videoPath)")
         case .success: break
         case let .failure(error):

@@ -209,7 +209,7 @@ struct FFmpegX264EncoderTests {
         }
     }
 
-    @Test("conflicting rate-control properties are refused with unsupportedProperty")
+    @Test("conflicting rate-control properties are refused by the configuration's rules before the engine")
     func conflicts() throws {
         var configuration = CompressionConfiguration(codec: .h264, width: 320, height: 240)
         configuration.quantizer = 20
@@ -217,7 +217,7 @@ struct FFmpegX264EncoderTests {
         #expect {
             _ = try FFmpegTestSupport.engine("x264").makeVideoEncoder(configuration)
         } throws: { error in
-            guard case .unsupportedProperty(.quantizer, _, "x264") = error as? CodecError else { return false }
+            guard case .invalidConfiguration(.quantizer, _) = error as? CodecError else { return false }
             return true
         }
         var level = CompressionConfiguration(codec: .h264, width: 320, height: 240, profileLevel: ProfileLevel(profile: .high, level: "7.7"))

@@ -336,6 +336,40 @@ struct SessionContractTests {
                 "per second: \(perSecond.map { Int($0 / 1000) }) kbit/s")
     }
 
+    @Test("x264 without data-rate limits: a new average bit rate on a live session shows in the output (ffprobe, per second)")
+    func averageBitRateChangesWithoutLimits() async throws {
+        var configuration = CompressionConfiguration(codec: .h264, width: 320, height: 240, profileLevel: .h264High)
+        configuration.averageBitRate = 800_000
+        configuration.maxKeyFrameInterval = 300
+        configuration.realTime = true
+        let session = try CompressionSession(configuration: configuration)
+        #expect(session.engineName == "x264")
+        let consumer = Task { await Self.collect(session.outputs) }
+        for index in 0..<450 {
+            if index == 150 { try await session.setRateControl(averageBitRate: 150_000, dataRateLimits: []) }
+            if index == 300 { try await session.setRateControl(averageBitRate: 800_000, dataRateLimits: []) }
+            try await session.encode(try FFmpegTestSupport.picture(index: index, width: 320, height: 240),
+                                     pts: Self.pts(index), duration: Self.frameDuration)
+        }
+        _ = try await session.close()
+        let frames = Self.frames(in: await consumer.value)
+        #expect(frames.count == 450)
+        #expect(frames.filter(\.isKeyFrame).map(\.pts.value) == [0], "a rate change forces no key frame")
+        var writer = AnnexBWriter(sink: MemoryByteSink())
+        for frame in frames { try writer.write(frame) }
+        try writer.finish()
+        let url = try FFmpegTestSupport.write(writer.sink.bytes, name: "abr-no-vbv.h264")
+        let perSecond = try Self.bitRatePerSecond(url, frameRate: 30)
+        let text = "per second: \(perSecond.map { Int($0 / 1000) }) kbit/s"
+        #expect(perSecond.count == 15, "\(text)")
+        guard perSecond.count == 15 else { return }
+        // Seconds 1–4 at 800 kbit/s, 6–9 at 150 kbit/s, 11–14 at 800 kbit/s again (0, 5 and 10 hold the settling).
+        let high = perSecond[1...4].reduce(0, +) / 4, low = perSecond[6...9].reduce(0, +) / 4
+        let again = perSecond[11...14].reduce(0, +) / 4
+        #expect((600_000...1_000_000).contains(high) && (100_000...200_000).contains(low), "\(text)")
+        #expect((600_000...1_000_000).contains(again), "back up after the link recovers: \(text)")
+    }
+
     @Test("rate control that cannot change live is refused with typed errors")
     func rateControlRefusals() async throws {
         let constantQuality = try CompressionSession(configuration: CompressionConfiguration(codec: .h264, width: 64, height: 64))
@@ -347,6 +381,15 @@ struct SessionContractTests {
             try await constantQuality.setRateControl(averageBitRate: 0, dataRateLimits: [])
         }
         _ = try await constantQuality.close()
+        var file = CompressionConfiguration(codec: .h264, width: 64, height: 64)
+        file.averageBitRate = 500_000
+        let noVBV = try CompressionSession(configuration: file)
+        await #expect(throws: CodecError.unsupportedProperty(
+            .averageBitRate, reason: "x264 follows a new average bit rate only with a VBV: make the session realTime (live) "
+                + "or give it dataRateLimits", engine: "x264")) {
+            try await noVBV.setRateControl(averageBitRate: 200_000, dataRateLimits: [])
+        }
+        _ = try await noVBV.close()
         var hevc = CompressionConfiguration(codec: .hevc, width: 64, height: 64)
         hevc.averageBitRate = 500_000
         let x265 = try CompressionSession(configuration: hevc)

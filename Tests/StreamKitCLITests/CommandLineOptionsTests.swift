@@ -72,7 +72,7 @@ struct CommandLineOptionsTests {
         (["--fps"], "--fps needs a value (N)"),
         (["--fps", "--qp", "20"], "--fps needs a value (N)"),
         (["--fps", "25", "--fps", "30"], "--fps is given more than once"),
-        (["--qp", "20", "--bitrate", "1M"], "--qp and --bitrate exclude each other"),
+        (["--qp", "20", "--bitrate", "1M"], "--qp excludes --bitrate: a constant quantiser has no rate control"),
         (["extra"], "unexpected argument 'extra'"),
     ])
     func badArgumentsNameTheOptionAndPointToHelp(arguments: [String], message: String) throws {
