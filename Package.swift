@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "NativeH264Kernels", targets: ["NativeH264Kernels"]),
         .library(name: "NativeH264", targets: ["NativeH264"]),
         .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "Live", targets: ["Live"]),
+        // The umbrella: `import StreamKit` is all an app needs.
+        .library(name: "StreamKit", targets: ["StreamKit"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
     // `swift build` needs the toolchain alone; `swift build --traits FFmpeg` turns it on.
@@ -70,10 +73,14 @@ let package = Package(
             "POSIX", "MediaCore", "Bitstream", "Containers",
             .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
         ]),
-        // Layer 6
+        // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
+        .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore"]),
+        .target(name: "StreamKit", dependencies: ["AAC", "Bitstream", "Capture", "Codecs", "Containers", "H264", "HEVC", "Live",
+                                                  "MediaCore", "POSIX", "RTP", "Transport"]),
+        // Layer 7
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
-            "RTP", "Transport", "POSIX", "NativeH264",
+            "RTP", "Transport", "POSIX", "NativeH264", "Live",
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
@@ -117,6 +124,8 @@ let package = Package(
         // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI
         // (receive rtmp://, receive --listen, serve --rtmp-port) against ffmpeg and nginx-rtmp.
         .testTarget(name: "RTMPIngestTests", dependencies: ["Transport", "POSIX", "Containers", "MediaCore", "TestSupport"]),
+        // The live pipeline in process: fan-out to files, nginx-rtmp and the RTSP server, checked by ffprobe and ffmpeg.
+        .testTarget(name: "LiveTests", dependencies: ["StreamKit", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,20 +1,15 @@
 import Foundation
+import Live
 import MediaCore
 import RTP
 
-/// The network commands' (`stream`, `serve`) use of ``RTPMediaStream``: one stream per track (0 video, 1 audio —
-/// or 0 for the only one), every stream's media time zero on the same wall-clock instant so a receiver lines
-/// audio and video up through the sender reports, and the packets handed to an output that knows the sockets.
+/// The network commands' (`stream`, `serve`) use of the library's ``RTPStreamSender``: each ``FeedItem``'s packets
+/// handed to an asynchronous output that knows the sockets.
 struct RTPMediaSender {
     /// Where packets go: the track (0 video, 1 audio — or 0 for the only one) and whether RTCP.
     typealias Output = (_ bytes: [UInt8], _ track: Int, _ isControl: Bool) async throws -> Void
 
-    private var video: RTPMediaStream?
-    private var audio: RTPMediaStream?
-    /// The video track's number, if video is sent.
-    let videoTrack: Int?
-    /// The audio track's number, if audio is sent.
-    let audioTrack: Int?
+    private var sender: RTPStreamSender
 
     /// A sender.
     /// - Parameters:
@@ -24,18 +19,8 @@ struct RTPMediaSender {
     ///   - wallClockStart: the wall-clock time of media time zero.
     /// - Throws: ``RTPPacketizerError`` for a packet size too small.
     init(videoFormat: FormatDescription?, audioFormat: AudioFormatDescription?, maximumPacketSize: Int, wallClockStart: Date) throws {
-        let wall = wallClockStart.timeIntervalSince1970
-        let whole = wall.rounded(.down)
-        let reference = NTPTimestamp(unixSeconds: UInt64(max(0, whole)), nanoseconds: UInt32(min(999_999_999, max(0, (wall - whole) * 1e9))))
-        let canonicalName = "streamkit@\(ProcessInfo.processInfo.hostName)"
-        video = try videoFormat.map {
-            try RTPMediaStream(video: $0, maximumPacketSize: maximumPacketSize, referenceTime: reference, canonicalName: canonicalName)
-        }
-        audio = try audioFormat.map {
-            try RTPMediaStream(audio: $0, maximumPacketSize: maximumPacketSize, referenceTime: reference, canonicalName: canonicalName)
-        }
-        videoTrack = videoFormat == nil ? nil : 0
-        audioTrack = audioFormat == nil ? nil : (videoFormat == nil ? 0 : 1)
+        sender = try RTPStreamSender(video: videoFormat, audio: audioFormat, maximumPacketSize: maximumPacketSize,
+                                     wallClockStart: wallClockStart)
     }
 
     /// Sends one encoded item: its RTP packets, then a sender report when a second has passed.
@@ -44,33 +29,17 @@ struct RTPMediaSender {
     ///   - output: where the packets go.
     /// - Throws: a packetizer or output failure.
     mutating func send(_ item: FeedItem, to output: Output) async throws {
-        var packets: [[UInt8]] = []
-        let track: Int
-        let report: [UInt8]?
+        var packets: [(bytes: [UInt8], track: Int, isControl: Bool)] = []
         switch item {
-        case let .video(frame):
-            guard let videoTrack, var stream = video else { return }
-            track = videoTrack
-            try stream.send(frame) { packets.append(Array($0)) }
-            report = try stream.reportIfDue(at: frame.pts)
-            video = stream
-        case let .audio(frame):
-            guard let audioTrack, var stream = audio else { return }
-            track = audioTrack
-            try stream.send(frame) { packets.append(Array($0)) }
-            report = try stream.reportIfDue(at: frame.pts)
-            audio = stream
+        case let .video(frame): try sender.send(.video(frame, index: 0)) { packets.append((Array($0), $1, $2)) }
+        case let .audio(frame): try sender.send(.audio(frame, index: 0)) { packets.append((Array($0), $1, $2)) }
         }
-        for packet in packets { try await output(packet, track, false) }
-        if let report { try await output(report, track, true) }
+        for packet in packets { try await output(packet.bytes, packet.track, packet.isControl) }
     }
 
     /// The RTCP BYE of every stream (RFC 3550 §6.6), with a last sender report before it.
     /// - Returns: (track, packet) pairs.
     func goodbye() throws -> [(track: Int, bytes: [UInt8])] {
-        var result: [(Int, [UInt8])] = []
-        if let videoTrack, let video { result.append((videoTrack, try video.goodbyePacket())) }
-        if let audioTrack, let audio { result.append((audioTrack, try audio.goodbyePacket())) }
-        return result
+        try sender.goodbye()
     }
 }

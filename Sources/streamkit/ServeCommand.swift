@@ -1,4 +1,5 @@
 import Foundation
+import Live
 import MediaCore
 import POSIX
 import RTP
@@ -121,7 +122,7 @@ struct ServeCommand {
             configuration.authenticator = RTSPServerAuthenticator(user: credentials.user, password: credentials.password)
         }
         let server = try RTSPServer(configuration: configuration, on: loop)
-        let description = try StreamCommand.sessionDescription(video: videoFormat, audio: audioSession?.format, fps: Double(feed.options.fps),
+        let description = try SessionDescription.live(video: videoFormat, audio: audioSession?.format, frameRate: Double(feed.options.fps),
                                                                host: "0.0.0.0", family: listenAddress.family, videoPort: 0, audioPort: 0,
                                                                controls: true)
         let stream = server.addStream(path: streamPath, sdp: description.text)

@@ -1,6 +1,7 @@
 import Codecs
 import Containers
 import Foundation
+import Live
 import MediaCore
 import POSIX
 import RTP
@@ -171,7 +172,7 @@ struct StreamCommand {
             let address = try SocketAddress(host: host == "localhost" ? "127.0.0.1" : host, port: port)
             let socket = try UDPSocket(bindingTo: .any(address.family, port: 0), on: loop)
             let audioPort = videoFormat == nil ? port : port + 2
-            let description = try Self.sessionDescription(video: videoFormat, audio: audioFormat, fps: fps,
+            let description = try SessionDescription.live(video: videoFormat, audio: audioFormat, frameRate: fps,
                                                           host: address.host, family: address.family, videoPort: Int(port),
                                                           audioPort: Int(audioPort), controls: false)
             try description.text.write(toFile: sdpPath, atomically: true, encoding: .utf8)
@@ -185,7 +186,7 @@ struct StreamCommand {
             return (output, { socket.close() })
         case let .rtsp(url):
             let publisher = try await RTSPPublisher(url: url, on: loop)
-            let description = try Self.sessionDescription(video: videoFormat, audio: audioFormat, fps: fps,
+            let description = try SessionDescription.live(video: videoFormat, audio: audioFormat, frameRate: fps,
                                                           host: "127.0.0.1", family: .ipv4, videoPort: 0, audioPort: 0, controls: true)
             try await publisher.announce(sdp: description.text)
             for (index, media) in description.media.enumerated() {
@@ -198,23 +199,5 @@ struct StreamCommand {
             }
             return (output, { await publisher.teardown() })
         }
-    }
-
-    /// The SDP of what is sent (RFC 8866): a video section (H264/H265 with its parameter sets) and an AAC section.
-    static func sessionDescription(video: FormatDescription?, audio: AudioFormatDescription?, fps: Double, host: String,
-                                   family: SocketAddress.Family, videoPort: Int, audioPort: Int, controls: Bool) throws -> SessionDescription {
-        var media: [SDPMediaDescription] = []
-        if let video {
-            media.append(try SDPMediaDescription(video: video, payloadType: 96, port: videoPort, control: controls ? "trackID=\(media.count)" : nil,
-                                                 frameRate: fps))
-        }
-        if let audio {
-            media.append(try SDPMediaDescription(audio: audio, payloadType: 97, port: audioPort, control: controls ? "trackID=\(media.count)" : nil))
-        }
-        let addressType = family == .ipv6 ? "IP6" : "IP4"
-        return SessionDescription(origin: SDPOrigin(addressType: addressType, unicastAddress: host), sessionName: "StreamKit",
-                                  connection: SDPConnection(addressType: addressType, address: host),
-                                  attributes: controls ? [SDPAttribute("control", "*"), SDPAttribute("tool", "streamkit")] : [SDPAttribute("tool", "streamkit")],
-                                  media: media)
     }
 }

@@ -82,6 +82,16 @@ public final class AdaptiveMediaSender: Sendable {
                 if resumeNow { continuation.resume() }
             }
         }
+        try offer(media)
+    }
+
+    /// Queues a message now, without waiting for room: what the bounds cannot hold is dropped by the queue's rules
+    /// and reported in ``events`` (under ``SendQueueLimits/Policy/wait`` the message is queued beyond the bound).
+    /// For a caller that must keep several messages in order without suspending between them, such as a fan-out
+    /// that feeds many senders from one task.
+    /// - Parameter media: the message, in decode order within its track.
+    /// - Throws: ``MediaSenderError`` once the sender has stopped or was finished.
+    public func offer(_ media: OutgoingMedia) throws(MediaSenderError) {
         let now = elapsed
         let (events, wake, error): ([SendQueueEvent], CheckedContinuation<Void, Never>?, MediaSenderError?) = state.withLock { state in
             if let failure = state.failure { return ([], nil, failure) }

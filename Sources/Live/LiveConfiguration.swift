@@ -1,0 +1,40 @@
+import Codecs
+import MediaCore
+
+/// How a ``LivePipeline`` encodes: the video rendition the live destinations share, the audio, how the bit
+/// rate follows the network, and when to stop.
+public struct LiveConfiguration: Sendable {
+    /// The main video rendition: what live destinations get. ``CompressionConfiguration/realTime`` is set by the
+    /// pipeline (no look-ahead, no frame delay); the size must match the video source's.
+    public var video: CompressionConfiguration
+    /// The audio encoder's bit rate (bits per second); sample rate and channels come from the audio source.
+    public var audioBitRate: Int
+    /// How the main rendition's bit rate follows the live destinations' links; `nil` keeps it fixed.
+    public var adaptation: (any AdaptationPolicy)?
+    /// The lowest bit rate adaptation may choose (bits per second).
+    public var minimumBitRate: Int
+    /// The fewest seconds between two key frames the pipeline forces because a destination skipped to one
+    /// (a key frame costs several pictures' bits: forcing one on every drop would make a struggling link worse).
+    public var minimumForcedKeyFrameSpacing: Double
+    /// Stop after this many pictures (`nil`: when the source ends or ``LivePipeline/stop()`` is called).
+    public var frameLimit: Int?
+    /// The engines to encode with.
+    public var registry: CodecEngineRegistry
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - video: the main rendition's properties (codec, size, bit rate, key-frame interval …).
+    ///   - audioBitRate: the AAC bit rate (bits per second).
+    ///   - adaptation: the adaptation policy (default: follow the slowest live destination).
+    ///   - registry: the engines (default: every engine of this build).
+    public init(video: CompressionConfiguration, audioBitRate: Int = 96_000,
+                adaptation: (any AdaptationPolicy)? = FollowSlowestDestination(),
+                registry: CodecEngineRegistry = .default) {
+        self.video = video
+        self.audioBitRate = audioBitRate
+        self.adaptation = adaptation
+        self.minimumBitRate = max(1, min(100_000, (video.averageBitRate ?? 100_000) / 8))
+        self.minimumForcedKeyFrameSpacing = 2
+        self.registry = registry
+    }
+}

@@ -1,0 +1,404 @@
+import Capture
+import Codecs
+import MediaCore
+import Synchronization
+import Transport
+
+/// A live stream in a few lines: a camera and a microphone, one encoder per rendition, and any number of
+/// destinations — HaishinKit's mixer and stream, GStreamer's `tee`, for many outputs at once.
+///
+/// ```swift
+/// let camera = try SyntheticCamera(width: 640, height: 480, frameRate: 30)
+/// var video = CompressionConfiguration(codec: .h264, width: 640, height: 480)
+/// video.averageBitRate = 1_500_000
+/// let pipeline = LivePipeline(video: camera, audio: try SyntheticMicrophone(),
+///                             configuration: LiveConfiguration(video: video))
+/// pipeline.add(RTMPDestination(url: "rtmp://127.0.0.1/live/key"))
+/// pipeline.add(MP4FileDestination(path: "recording.mp4"), options: .recording())
+/// Task { for await event in pipeline.events { print(event) } }
+/// let report = try await pipeline.run()   // until the camera ends or `pipeline.stop()`
+/// ```
+///
+/// - **Fan-out.** Each destination sits behind its own bounded queue (``DestinationOptions/queue``): when it falls
+///   behind, frames nothing depends on go first, then the rest of a group of pictures, each drop reported as
+///   ``LiveEvent/dropped(_:_:reason:)``; a reference picture is never dropped in the middle of a group. A slow or
+///   dead destination never stalls the encoder or the others; one that fails is reported
+///   (``LiveEvent/destinationFailed(_:error:)``) and the rest go on to the end.
+/// - **Renditions.** Live destinations share the main rendition; a recording may take an encoder of its own at a
+///   fixed rate (``DestinationOptions/Rendition/dedicated(averageBitRate:)``), so adaptation never lowers what is
+///   kept on disk.
+/// - **Adaptation.** Live destinations that measure their link (RTMP) suggest bit rates; the
+///   ``LiveConfiguration/adaptation`` policy (by default ``FollowSlowestDestination``) sets the main rendition's
+///   encoder to its choice with ``CompressionSession/setRateControl(averageBitRate:dataRateLimits:)``. A destination
+///   that skipped to a key frame gets one forced, at most every
+///   ``LiveConfiguration/minimumForcedKeyFrameSpacing`` seconds.
+/// - **Formats up front.** Destinations are opened with the stream's formats
+///   (``LiveStreamDescription``) when the first key frame is encoded; audio encoded before it waits.
+/// - **Nothing lost.** At the end the encoders are drained, every queue is sent, every destination finished; the
+///   ``LiveReport`` says what each one got.
+public final class LivePipeline: Sendable {
+    /// Every event, in order (the newest 4096 are kept for a consumer that falls behind). Finishes when
+    /// ``run()`` returns.
+    public let events: AsyncStream<LiveEvent>
+
+    private let videoSource: (any VideoSource)?
+    private let audioSource: (any AudioSource)?
+    private let configuration: LiveConfiguration
+    private let eventContinuation: AsyncStream<LiveEvent>.Continuation
+    private let adaptationRequests: AsyncStream<AdaptationRequest>
+    private let adaptationContinuation: AsyncStream<AdaptationRequest>.Continuation
+
+    /// A change one destination's link asks for, applied in order by one task.
+    private enum AdaptationRequest: Sendable {
+        case suggest(bitRate: Int?, from: String)
+        case keyFrame(for: String)
+    }
+
+    private struct State {
+        var channels: [DestinationChannel] = []
+        var followers: [Task<Void, Never>] = []
+        /// Dedicated renditions' bit rates, in order: rendition 1 is the first.
+        var dedicatedRates: [Int] = []
+        var hasRun = false
+        var isStopRequested = false
+        var main: CompressionSession?
+        var sessions: [CompressionSession] = []
+        var audioFormat: AudioFormatDescription?
+        var report = LiveReport()
+        var failure: LiveError?
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a pipeline.
+    /// - Parameters:
+    ///   - video: the pictures (a camera, a file source), or `nil` for audio alone.
+    ///   - audio: the sound (a microphone, a file source), or `nil` for video alone.
+    ///   - configuration: how to encode.
+    public init(video: (any VideoSource)?, audio: (any AudioSource)?, configuration: LiveConfiguration) {
+        videoSource = video
+        audioSource = audio
+        self.configuration = configuration
+        (events, eventContinuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        (adaptationRequests, adaptationContinuation) = AsyncStream.makeStream(of: AdaptationRequest.self)
+    }
+
+    /// Adds a destination. Before ``run()`` it gets the stream from the start; while running (main rendition only)
+    /// it joins at the next key frame.
+    /// - Parameters:
+    ///   - destination: where to send.
+    ///   - options: its queue and rendition (default: live, main rendition).
+    public func add(_ destination: any LiveDestination, options: DestinationOptions = DestinationOptions()) {
+        let emit = eventContinuation
+        state.withLock { state in
+            var rendition = 0
+            if case let .dedicated(rate) = options.rendition, !state.hasRun {
+                if let index = state.dedicatedRates.firstIndex(of: rate) {
+                    rendition = index + 1
+                } else {
+                    state.dedicatedRates.append(rate)
+                    rendition = state.dedicatedRates.count
+                }
+            }
+            let channel = DestinationChannel(destination: destination, rendition: rendition, limits: options.queue) { emit.yield($0) }
+            if videoSource == nil, let audioFormat = state.audioFormat {
+                channel.start(with: LiveStreamDescription(video: nil, audio: audioFormat, frameRate: 0,
+                                                          audioBitRate: configuration.audioBitRate))
+            }
+            state.channels.append(channel)
+            state.followers.append(Task { await self.follow(channel) })
+        }
+    }
+
+    /// Each destination's numbers now.
+    public var statistics: [DestinationStatistics] {
+        state.withLock { $0.channels }.map(\.statistics)
+    }
+
+    /// The main rendition's bit rate now (bits per second), while running.
+    public var currentBitRate: Int? {
+        state.withLock { $0.main }?.currentRateControl.averageBitRate
+    }
+
+    /// Ends the stream: the sources stop, the encoders drain, every destination gets what is queued and is finished;
+    /// ``run()`` then returns.
+    public func stop() {
+        state.withLock { $0.isStopRequested = true }
+        let video = videoSource, audio = audioSource
+        Task {
+            await video?.stop()
+            await audio?.stop()
+        }
+    }
+
+    /// Runs the stream until the video source ends (or ``LiveConfiguration/frameLimit``, or ``stop()``); without video,
+    /// until the audio source ends. Every destination is finished before it returns.
+    /// - Returns: what was encoded and what each destination got.
+    /// - Throws: ``LiveError`` when an encoder cannot be made, the video's size does not match, or a source fails;
+    ///   destinations that fail do not make it throw (they are in the report and the events).
+    public func run() async throws(LiveError) -> LiveReport {
+        let (alreadyRun, dedicatedRates) = state.withLock { state -> (Bool, [Int]) in
+            defer { state.hasRun = true }
+            return (state.hasRun, state.dedicatedRates)
+        }
+        guard !alreadyRun else { throw .alreadyRun }
+        guard videoSource != nil || audioSource != nil else { throw .noSource }
+        defer {
+            adaptationContinuation.finish()
+            eventContinuation.finish()
+        }
+        let (sessions, audioSession) = try makeEncoders(dedicatedRates: dedicatedRates)
+        let audioFormat = audioSession?.format
+        let channelsToStart = state.withLock { state -> [DestinationChannel] in
+            state.sessions = sessions
+            state.main = sessions.first
+            state.audioFormat = audioFormat
+            state.report.finalBitRate = sessions.first?.configuration.averageBitRate
+            return videoSource == nil ? state.channels : []
+        }
+        for channel in channelsToStart {
+            channel.start(with: LiveStreamDescription(video: nil, audio: audioFormat, frameRate: 0, audioBitRate: configuration.audioBitRate))
+        }
+
+        let adapting = Task { await self.applyAdaptation() }
+        await withTaskGroup(of: Void.self) { group in
+            for (rendition, session) in sessions.enumerated() {
+                group.addTask { await self.forwardPictures(of: session, rendition: rendition, audioFormat: audioFormat) }
+            }
+            if let audioSession {
+                group.addTask { await self.forwardAudio(of: audioSession) }
+                group.addTask { await self.captureAudio(into: audioSession) }
+            } else if let audioSource {
+                await audioSource.stop()
+            }
+            if let videoSource {
+                group.addTask { await self.captureVideo(from: videoSource, into: sessions) }
+            }
+        }
+        adaptationContinuation.finish()
+        await adapting.value
+
+        let channels = state.withLock { $0.channels }
+        var finished: [Int: DestinationStatistics] = [:]
+        await withTaskGroup(of: (Int, DestinationStatistics).self) { group in
+            for (index, channel) in channels.enumerated() {
+                group.addTask { (index, await channel.finish()) }
+            }
+            for await (index, statistics) in group { finished[index] = statistics }
+        }
+        // The followers end with their event streams; one whose destination never finishes its stream is cut off.
+        let followers = state.withLock { $0.followers }
+        let cutOff = Task {
+            try? await Task.sleep(for: .seconds(2))
+            for follower in followers { follower.cancel() }
+        }
+        for follower in followers { await follower.value }
+        cutOff.cancel()
+        let (report, failure) = state.withLock { state -> (LiveReport, LiveError?) in
+            state.report.destinations = channels.indices.compactMap { finished[$0] }
+            return (state.report, state.failure)
+        }
+        eventContinuation.yield(.ended(report))
+        if let failure { throw failure }
+        return report
+    }
+
+    // MARK: - Encoders
+
+    private func makeEncoders(dedicatedRates: [Int]) throws(LiveError) -> ([CompressionSession], AudioEncoderSession?) {
+        var sessions: [CompressionSession] = []
+        if let videoSource {
+            let video = configuration.video
+            guard videoSource.width == video.width, videoSource.height == video.height else {
+                throw .sizeMismatch(source: videoSource.name, width: videoSource.width, height: videoSource.height,
+                                    configured: (video.width, video.height))
+            }
+            var main = video
+            main.realTime = true
+            var renditions = [main]
+            for rate in dedicatedRates {
+                var dedicated = main
+                dedicated.averageBitRate = rate
+                dedicated.quantizer = nil
+                renditions.append(dedicated)
+            }
+            do {
+                for rendition in renditions {
+                    sessions.append(try CompressionSession(configuration: rendition, registry: configuration.registry))
+                }
+            } catch {
+                for session in sessions { Task { _ = try? await session.close() } }
+                throw .encoder(error)
+            }
+        }
+        var audioSession: AudioEncoderSession?
+        if let audioSource {
+            if configuration.registry.canEncode(.aac) {
+                let audio = AudioEncoderConfiguration(sampleRate: audioSource.sampleRate, channelCount: audioSource.channelCount,
+                                                      bitRate: configuration.audioBitRate)
+                do {
+                    audioSession = try AudioEncoderSession(configuration: audio, registry: configuration.registry)
+                } catch {
+                    for session in sessions { Task { _ = try? await session.close() } }
+                    throw .encoder(error)
+                }
+            } else {
+                eventContinuation.yield(.audioSkipped(reason: "no engine of this build encodes AAC"))
+            }
+        }
+        return (sessions, audioSession)
+    }
+
+    // MARK: - Capture
+
+    private var isStopRequested: Bool { state.withLock { $0.isStopRequested } }
+
+    private func record(_ failure: LiveError) {
+        state.withLock { $0.failure = $0.failure ?? failure }
+    }
+
+    private func captureVideo(from source: any VideoSource, into sessions: [CompressionSession]) async {
+        var count = 0
+        do {
+            while !isStopRequested, configuration.frameLimit.map({ count < $0 }) ?? true {
+                guard let frame = try await source.nextFrame() else { break }
+                for session in sessions {
+                    try await session.encode(frame.pixelBuffer, pts: frame.pts, duration: frame.duration)
+                }
+                count += 1
+                state.withLock { $0.report.picturesCaptured = count }
+            }
+        } catch let error as CaptureError {
+            record(.source(error))
+        } catch let error as CodecError {
+            record(.encoder(error))
+        } catch {
+            record(.encoder(.engineFailure("\(error)")))
+        }
+        // The audio that goes with the pictures ends with them.
+        await source.stop()
+        await audioSource?.stop()
+        for session in sessions {
+            do { _ = try await session.close() } catch { record(.encoder(error)) }
+        }
+    }
+
+    private func captureAudio(into session: AudioEncoderSession) async {
+        guard let audioSource else { return }
+        do {
+            while !isStopRequested, let captured = try await audioSource.nextBuffer() {
+                try await session.encode(captured.buffer)
+            }
+        } catch let error as CaptureError {
+            record(.source(error))
+        } catch let error as CodecError {
+            record(.encoder(error))
+        } catch {
+            record(.encoder(.engineFailure("\(error)")))
+        }
+        await audioSource.stop()
+        do { _ = try await session.close() } catch { record(.encoder(error)) }
+    }
+
+    // MARK: - Fan-out
+
+    private func forwardPictures(of session: CompressionSession, rendition: Int, audioFormat: AudioFormatDescription?) async {
+        let frameRate = session.configuration.expectedFrameRate
+        for await output in session.outputs {
+            switch output {
+            case let .frame(frame):
+                let (channels, bitRate) = state.withLock { state -> ([DestinationChannel], Int?) in
+                    if rendition == 0 { state.report.picturesEncoded += 1 }
+                    return (state.channels, state.report.finalBitRate)
+                }
+                let stream = LiveStreamDescription(video: frame.format, audio: audioFormat, frameRate: frameRate,
+                                                   videoBitRate: rendition == 0 ? bitRate : session.configuration.averageBitRate,
+                                                   audioBitRate: audioFormat == nil ? nil : configuration.audioBitRate)
+                for channel in channels where channel.rendition == rendition {
+                    channel.offer(video: frame, stream: stream)
+                }
+            case let .dropped(position, reason):
+                eventContinuation.yield(.encoderDropped(position, reason: reason))
+            }
+        }
+    }
+
+    private func forwardAudio(of session: AudioEncoderSession) async {
+        for await frame in session.outputs {
+            let channels = state.withLock { state -> [DestinationChannel] in
+                state.report.audioFramesEncoded += 1
+                return state.channels
+            }
+            for channel in channels { channel.offer(audio: frame) }
+        }
+    }
+
+    // MARK: - Events and adaptation
+
+    /// Reports a channel's queue events and its destination's own events, and passes on what adaptation needs.
+    private func follow(_ channel: DestinationChannel) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.handle(channel.queueEvents, of: channel) }
+            if let events = channel.destination.events {
+                group.addTask { await self.handle(events, of: channel) }
+            }
+        }
+        if channel.hasFailed { adaptationContinuation.yield(.suggest(bitRate: nil, from: channel.destination.name)) }
+    }
+
+    private func handle(_ events: AsyncStream<SendQueueEvent>, of channel: DestinationChannel) async {
+        let name = channel.destination.name
+        for await event in events {
+            switch event {
+            case let .dropped(position, reason):
+                channel.countDrop()
+                eventContinuation.yield(.dropped(name, position, reason: reason))
+            case let .bitRateChanged(_, to, _):
+                if channel.destination.isLive, channel.rendition == 0 {
+                    adaptationContinuation.yield(.suggest(bitRate: to, from: name))
+                }
+            case .keyFrameNeeded:
+                adaptationContinuation.yield(.keyFrame(for: name))
+            case let .disconnected(reason, retryAfter):
+                eventContinuation.yield(.reconnecting(name, reason: reason, retryAfter: retryAfter))
+            case let .reconnected(attempt):
+                channel.countReconnection()
+                eventContinuation.yield(.reconnected(name, attempt: attempt))
+            }
+        }
+    }
+
+    /// Applies the adaptation policy's choices to the main rendition, one at a time and in order.
+    private func applyAdaptation() async {
+        var suggestions: [String: Int] = [:]
+        var lastForcedKeyFrame: ContinuousClock.Instant?
+        for await request in adaptationRequests {
+            guard let main = state.withLock({ $0.main }) else { continue }
+            switch request {
+            case let .suggest(bitRate, name):
+                suggestions[name] = bitRate
+                guard let policy = configuration.adaptation, let configured = main.configuration.averageBitRate,
+                      let current = main.currentRateControl.averageBitRate else { continue }
+                let target = policy.bitRate(suggestions: suggestions, configured: configured, minimum: configuration.minimumBitRate)
+                guard target != current else { continue }
+                do {
+                    try await main.setRateControl(averageBitRate: target, dataRateLimits: main.currentRateControl.dataRateLimits)
+                    state.withLock { state in
+                        state.report.bitRateChanges += 1
+                        state.report.finalBitRate = target
+                    }
+                    eventContinuation.yield(.bitRateChanged(from: current, to: target, cause: name))
+                } catch {
+                    // An engine that cannot change its rate live keeps it; adaptation then works by drops alone.
+                    continue
+                }
+            case let .keyFrame(name):
+                let now = ContinuousClock.now
+                if let last = lastForcedKeyFrame, now - last < .seconds(configuration.minimumForcedKeyFrameSpacing) { continue }
+                lastForcedKeyFrame = now
+                main.requestKeyFrame()
+                eventContinuation.yield(.keyFrameForced(name))
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// What a ``LivePipeline`` did, when it ends.
+public struct LiveReport: Sendable, Hashable, CustomStringConvertible {
+    /// Pictures taken from the video source.
+    public var picturesCaptured = 0
+    /// Pictures the main rendition's encoder produced.
+    public var picturesEncoded = 0
+    /// Audio frames the AAC encoder produced.
+    public var audioFramesEncoded = 0
+    /// Changes of the main rendition's bit rate.
+    public var bitRateChanges = 0
+    /// The main rendition's bit rate at the end (bits per second), if it has one.
+    public var finalBitRate: Int?
+    /// Each destination's numbers, in the order they were added.
+    public var destinations: [DestinationStatistics] = []
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// Sentences a person reads: one for the encoders, one per destination.
+    public var description: String {
+        var lines = ["encoded \(picturesEncoded) of \(picturesCaptured) pictures and \(audioFramesEncoded) audio frames"
+            + (bitRateChanges > 0 ? "; \(bitRateChanges) bit-rate changes" + (finalBitRate.map { ", ending at \($0 / 1000) kbit/s" } ?? "") : "")]
+        lines += destinations.map(\.description)
+        return lines.joined(separator: "\n")
+    }
+}

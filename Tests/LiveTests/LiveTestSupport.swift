@@ -1,0 +1,109 @@
+import Foundation
+import StreamKit
+import Synchronization
+import Testing
+import TestSupport
+
+/// What the live pipeline's tests share: a configuration every build can encode, the peers they check with, and
+/// destinations that misbehave on purpose.
+enum LiveTestSupport {
+    /// Whether the oracles are here (with `CI=true` a missing one fails the run instead of skipping).
+    static var toolsAvailable: Bool {
+        ExternalTool.isRunnable("ffmpeg", "ffprobe") || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// Whether this build encodes AAC (the FFmpeg engine); a pure build streams video alone.
+    static var encodesAudio: Bool { CodecEngineRegistry.default.canEncode(.aac) }
+
+    /// A configuration both engines take: Constrained Baseline, no B-frames, a key frame a second.
+    static func video(width: Int = 128, height: Int = 96, bitRate: Int = 300_000) -> CompressionConfiguration {
+        var configuration = CompressionConfiguration(codec: .h264, width: width, height: height,
+                                                     profileLevel: ProfileLevel(profile: .constrainedBaseline))
+        configuration.allowFrameReordering = false
+        configuration.averageBitRate = bitRate
+        configuration.maxKeyFrameInterval = 30
+        return configuration
+    }
+
+    /// Frames ffprobe counts in a file's first video stream.
+    static func videoFrameCount(_ path: String) throws -> Int {
+        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                                                        "stream=nb_read_frames", "-of", "csv=p=0", path])
+        return Int(output.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The md5 of each decoded picture of a file's video (ffmpeg `-f framemd5`), decoding strictly.
+    static func pictureHashes(_ path: String) throws -> [String] {
+        let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", path, "-map", "0:v:0",
+                                                       "-f", "framemd5", "-"])
+        return FrameMD5.hashes(output.text)
+    }
+
+    /// Collects a pipeline's events while it runs.
+    static func collect(_ events: AsyncStream<LiveEvent>) -> Task<[LiveEvent], Never> {
+        Task {
+            var all: [LiveEvent] = []
+            for await event in events { all.append(event) }
+            return all
+        }
+    }
+}
+
+/// A destination whose link stalls: its first frame waits until ``release()``, then it delegates to another. Whatever
+/// the encoder's speed, its queue fills behind the stalled frame and must drop.
+final class StalledDestination: LiveDestination {
+    private struct Gate {
+        var isOpen = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    let inner: any LiveDestination
+    private let gate = Mutex(Gate())
+    var name: String { "stalled \(inner.name)" }
+    var isLive: Bool { true }
+
+    init(_ inner: any LiveDestination) {
+        self.inner = inner
+    }
+
+    /// Lets the stalled frame and every later one through.
+    func release() {
+        let waiter = gate.withLock { gate -> CheckedContinuation<Void, Never>? in
+            gate.isOpen = true
+            defer { gate.waiter = nil }
+            return gate.waiter
+        }
+        waiter?.resume()
+    }
+
+    func open(_ stream: LiveStreamDescription) async throws { try await inner.open(stream) }
+
+    func send(_ media: OutgoingMedia) async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = gate.withLock { gate -> Bool in
+                if gate.isOpen { return true }
+                gate.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        try await inner.send(media)
+    }
+
+    func finish() async throws { try await inner.finish() }
+}
+
+/// A destination that fails when the stream starts, as a server that refuses the stream would.
+final class RefusingDestination: LiveDestination {
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String { "refused on purpose" }
+    }
+
+    let finishes = Atomic<Int>(0)
+    var name: String { "refusing" }
+    var isLive: Bool { true }
+
+    func open(_ stream: LiveStreamDescription) async throws { throw Refusal() }
+    func send(_ media: OutgoingMedia) async throws { Issue.record("a failed destination gets no frames") }
+    func finish() async throws { finishes.add(1, ordering: .relaxed) }
+}
