@@ -12,6 +12,14 @@ enum LiveTestSupport {
         ExternalTool.isRunnable("ffmpeg", "ffprobe") || ProcessInfo.processInfo.environment["CI"] == "true"
     }
 
+    /// Whether an encoder keeps up with a camera paced in real time in this build: x264 (the FFmpeg engine). The
+    /// native encoder in a debug build codes a few pictures a second on a loaded machine, so the tests that stream a
+    /// real-time camera for seconds run in the FFmpeg build; the others run in every build.
+    static var encodesInRealTime: Bool { CodecEngineRegistry.default.engines.contains { $0.name == "x264" } }
+
+    /// Why a real-time test is skipped in this build.
+    static let realTimeSkip: Comment = "streams a real-time camera: needs x264 (swift build --traits FFmpeg); the pure build's debug encoder is too slow"
+
     /// Whether this build encodes AAC (the FFmpeg engine); a pure build streams video alone.
     static var encodesAudio: Bool { CodecEngineRegistry.default.canEncode(.aac) }
 

@@ -8,6 +8,7 @@ func goLive(to url: String, for seconds: Double) async throws -> LiveReport {
     var video = CompressionConfiguration(codec: .h264, width: 640, height: 480,
                                          profileLevel: ProfileLevel(profile: .constrainedBaseline))
     video.averageBitRate = 1_500_000
+    video.allowFrameReordering = false                   // live: no B-frames
     let pipeline = LivePipeline(video: camera, audio: microphone, configuration: LiveConfiguration(video: video))
     pipeline.add(RTMPDestination(url: url))              // adapts to its link; reconnects with backoff
     Task { for await event in pipeline.events { print(event) } }
@@ -22,6 +23,7 @@ func serveAndRecord(port: UInt16, to path: String, frames: Int) async throws -> 
     var video = CompressionConfiguration(codec: .h264, width: 640, height: 480,
                                          profileLevel: ProfileLevel(profile: .constrainedBaseline))
     video.averageBitRate = 1_000_000
+    video.allowFrameReordering = false
     var configuration = LiveConfiguration(video: video)
     configuration.frameLimit = frames
     let pipeline = LivePipeline(video: try SyntheticCamera(width: 640, height: 480, frameRate: 30),
