@@ -115,3 +115,57 @@ final class RefusingDestination: LiveDestination {
     func send(_ media: OutgoingMedia) async throws { Issue.record("a failed destination gets no frames") }
     func finish() async throws { finishes.add(1, ordering: .relaxed) }
 }
+
+/// A camera paced in real time whose pictures are noise (a cycle of 30 random pictures): content that fills any
+/// bit rate, so that a lower target shows in the bits an encoder makes.
+actor NoiseCamera: VideoSource {
+    nonisolated let name = "noise camera"
+    nonisolated let width: Int
+    nonisolated let height: Int
+    nonisolated let frameRate = 30.0
+    nonisolated let format = PixelFormat.i420
+    var droppedFrameCount: Int { 0 }
+
+    private let pictures: [PixelBuffer]
+    private var next = 0
+    private var start: ContinuousClock.Instant?
+    private var isStopped = false
+
+    init(width: Int, height: Int) throws {
+        self.width = width
+        self.height = height
+        var random = SplitMix64(seed: 2026)
+        pictures = try (0..<30).map { _ in
+            func plane(_ columns: Int, _ rows: Int, _ random: inout SplitMix64) -> PixelBuffer.Plane {
+                var bytes = [UInt8](repeating: 0, count: columns * rows)
+                for index in stride(from: 0, to: bytes.count, by: 8) {
+                    var word = random.next()
+                    for offset in index..<min(index + 8, bytes.count) {
+                        bytes[offset] = 16 + UInt8(truncatingIfNeeded: word) % 220
+                        word >>= 8
+                    }
+                }
+                return PixelBuffer.Plane(bytes: bytes, bytesPerRow: columns, rowLength: columns, rowCount: rows)
+            }
+            return try PixelBuffer(width: width, height: height, format: .i420,
+                                   planes: [plane(width, height, &random), plane(width / 2, height / 2, &random), plane(width / 2, height / 2, &random)])
+        }
+    }
+
+    func nextFrame() async throws(CaptureError) -> CapturedFrame? {
+        guard !isStopped, !Task.isCancelled else { return nil }
+        let start = self.start ?? ContinuousClock.now
+        self.start = start
+        let index = next
+        next += 1
+        let due = start.advanced(by: .seconds(Double(index) / frameRate))
+        while ContinuousClock.now < due, !isStopped {
+            try? await Task.sleep(for: min(.milliseconds(20), due - ContinuousClock.now))
+        }
+        guard !isStopped else { return nil }
+        return CapturedFrame(pixelBuffer: pictures[index % pictures.count], pts: MediaTime(value: Int64(index), timescale: 30),
+                             duration: MediaTime(value: 1, timescale: 30))
+    }
+
+    func stop() async { isStopped = true }
+}

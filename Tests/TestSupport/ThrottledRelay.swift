@@ -1,10 +1,10 @@
 import Foundation
-import TestSupport
 
 /// A TCP relay in Python between the publisher and the server whose rate towards the server is capped (bytes
 /// per second, read from a file every 100 ms; 0 lifts the cap), with small socket buffers so a slow link is
 /// felt at once rather than hidden in kernel buffers.
-final class ThrottledRelay: Sendable {
+public final class ThrottledRelay: Sendable {
+    /// The relay, in Python.
     static let script = """
         import signal, socket, sys, threading, time
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # ignored signals are inherited: make sure these end the relay
@@ -51,9 +51,12 @@ final class ThrottledRelay: Sendable {
             threading.Thread(target=pump, args=(upstream, client, False), daemon=True).start()
         """
 
-    let port: UInt16
-    let target: UInt16
-    let rateFile: String
+    /// Where it listens.
+    public let port: UInt16
+    /// The server's port.
+    public let target: UInt16
+    /// The file its cap is read from.
+    public let rateFile: String
     private let process: PeerProcess
 
     /// Starts the relay.
@@ -62,7 +65,7 @@ final class ThrottledRelay: Sendable {
     ///   - target: the server's port.
     ///   - bytesPerSecond: the cap (0: none).
     ///   - directory: the test's folder.
-    init(port: UInt16, to target: UInt16, bytesPerSecond: Int, in directory: URL) async throws {
+    public init(port: UInt16, to target: UInt16, bytesPerSecond: Int, in directory: URL) async throws {
         self.port = port
         self.target = target
         let scriptPath = directory.appendingPathComponent("relay.py").path
@@ -78,13 +81,16 @@ final class ThrottledRelay: Sendable {
 
     /// Changes the cap.
     /// - Parameter bytesPerSecond: the new cap (0: none).
-    func cap(_ bytesPerSecond: Int) throws {
+    public func cap(_ bytesPerSecond: Int) throws {
         try "\(bytesPerSecond)".write(toFile: rateFile, atomically: true, encoding: .utf8)
     }
 
     /// Kills the relay (every connection through it drops).
-    func kill() async { await process.stop(grace: 1) }
+    public func kill() async { await process.stop(grace: 1) }
+
+    /// Kills the relay now, blocking the calling thread (for a `defer`: a relay left running would hold its port).
+    public func terminate() { process.terminate() }
 
     /// Its logs.
-    var logs: String { process.logs }
+    public var logs: String { process.logs }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import StreamKit
+import Testing
+import TestSupport
+
+/// Adaptation reaches the picture: a pipeline publishing through a relay capped below the stream's rate lowers what
+/// the encoder makes (measured in a recording of the main rendition, second by second), soon after the cap, and
+/// raises it again after the cap lifts; a recording with its own rendition keeps its rate all along.
+@Suite(.enabled(if: (ExternalTool.isRunnable("ffprobe", "python3") && NginxRTMP.executablePath != nil)
+    || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct LiveAdaptationProofTests {
+    /// Kilobits in each whole second of a file's video, by presentation time.
+    static func kilobitsPerSecond(_ path: String) throws -> [Int] {
+        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size",
+                                                        "-of", "csv=p=0", path])
+        var seconds: [Int: Int] = [:]
+        for line in output.text.split(separator: "\n") {
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let time = Double(fields[0]), let size = Int(fields[1]) else { continue }
+            seconds[Int(time), default: 0] += size * 8
+        }
+        let last = seconds.keys.max() ?? -1
+        return (0...max(0, last)).map { (seconds[$0] ?? 0) / 1000 }
+    }
+
+    static func mean(_ values: ArraySlice<Int>) -> Int { values.isEmpty ? 0 : values.reduce(0, +) / values.count }
+
+    @Test(.enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(2)))
+    func theEncoderFollowsACappedLinkDownAndUp() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let (serverPort, relayPort): (UInt16, UInt16) = (26_130, 26_131)
+        let server = try await NginxRTMP(port: serverPort, in: directory)
+        defer { server.terminate() }
+        let relay = try await ThrottledRelay(port: relayPort, to: serverPort, bytesPerSecond: 0, in: directory)
+        defer { relay.terminate() }
+        let (main, kept) = (directory.appendingPathComponent("main.mp4").path, directory.appendingPathComponent("kept.mp4").path)
+
+        var video = LiveTestSupport.video(width: 320, height: 240, bitRate: 1_000_000)
+        video.maxKeyFrameInterval = 60
+        var configuration = LiveConfiguration(video: video)
+        configuration.minimumBitRate = 100_000
+        let pipeline = LivePipeline(video: try NoiseCamera(width: 320, height: 240), audio: nil, configuration: configuration)
+        pipeline.add(RTMPDestination(url: "rtmp://127.0.0.1:\(relayPort)/live/adapt",
+                                     options: RTMPDestination.Options(maximumDelay: 1, minimumBitRate: 100_000)))
+        pipeline.add(MP4FileDestination(path: main), options: .recording())
+        pipeline.add(MP4FileDestination(path: kept), options: .recording(averageBitRate: 1_000_000))
+
+        let start = ContinuousClock.now
+        let events = Task { () -> [(at: Double, event: LiveEvent)] in
+            var all: [(Double, LiveEvent)] = []
+            for await event in pipeline.events {
+                let elapsed = ContinuousClock.now - start
+                all.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, event))
+            }
+            return all
+        }
+        let schedule = Task {
+            try await Task.sleep(for: .seconds(4))
+            try relay.cap(40_000)  // 320 kbit/s
+            try await Task.sleep(for: .seconds(10))
+            try relay.cap(0)
+            try await Task.sleep(for: .seconds(10))
+            pipeline.stop()
+        }
+        let report = try await pipeline.run()
+        schedule.cancel()
+        let all = await events.value
+        let log = all.map { "\(String(format: "%.1f", $0.at)) s: \($0.event)" }.joined(separator: "\n")
+
+        let changes = all.compactMap { entry -> (at: Double, from: Int, to: Int)? in
+            if case let .bitRateChanged(from, to, _) = entry.event { return (entry.at, from, to) }
+            return nil
+        }
+        let firstDown = changes.first { $0.to < $0.from && $0.at > 4 }
+        #expect(firstDown.map { $0.at - 4 < 3 } ?? false, "the first step down comes within 3 s of the cap\n\(log)")
+        #expect(changes.contains { $0.to > $0.from && $0.at > 14 }, "the bit rate climbs once the cap lifts\n\(log)")
+
+        let measured = try Self.kilobitsPerSecond(main), own = try Self.kilobitsPerSecond(kept)
+        let text = "main rendition: \(measured) kbit/s\nrecording's own rendition: \(own) kbit/s\n\(report)\n\(log)"
+        print("live adaptation through a 320 kbit/s cap (4–14 s):\n\(text)")
+        try #require(measured.count >= 22 && own.count >= 22, "\(text)")
+        let before = Self.mean(measured[1...3]), capped = Self.mean(measured[9...13]), after = Self.mean(measured[20...22])
+        #expect(before >= 600, "the stream uses its rate before the cap: \(text)")
+        #expect(capped <= 420, "the encoder makes about what the capped link carries (320 kbit/s): \(text)")
+        #expect(after >= capped * 3 / 2, "and more again after the cap lifts: \(text)")
+        #expect(Self.mean(own[9...13]) >= 600, "the recording's own rendition keeps its rate: \(text)")
+        #expect(report.destinations[1].framesDropped == 0 && report.destinations[2].framesDropped == 0, "\(report)")
+    }
+}
