@@ -81,7 +81,7 @@ struct SyntheticMicrophoneTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("tone.wav").path
         try Data(header + pcm).write(to: URL(fileURLWithPath: path))
-        let output = try ExternalTool.check("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "astats", "-f", "null", "-"])
+        let output = try await ExternalTool.check("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "astats", "-f", "null", "-"])
         func value(_ key: String) -> Double? {
             output.standardError.split(separator: "\n").lazy.compactMap { line -> Double? in
                 guard let range = line.range(of: key + ": ") else { return nil }

@@ -37,10 +37,10 @@ public struct PacketCapture: Sendable {
     /// - Parameter decodeAs: tshark `-d` rules (for example `tcp.port==21010,rtsp`).
     /// - Returns: the whole verbose dissection, the offending lines, and the SDP parameter-set lines set apart.
     /// - Throws: ``ExternalTool/Failure`` if tshark fails.
-    public func dissect(decodingAs decodeAs: [String]) throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
+    public func dissect(decodingAs decodeAs: [String]) async throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
         var arguments = ["-r", path, "-o", "h264.dynamic.payload.type:96"]
         for rule in decodeAs { arguments += ["-d", rule] }
-        let verbose = try ExternalTool.check("tshark", arguments + ["-V"]).text
+        let verbose = try await ExternalTool.check("tshark", arguments + ["-V"]).text
         var problems: [String] = []
         var sdpProblems = 0
         // The indentation of a "[Malformed Packet: SDP]" line: the lines more indented below it are its details.
