@@ -65,15 +65,15 @@ struct FFmpegSenderTests {
         #expect(ours == theirs, "rebuilt NAL units differ from ffmpeg's elementary stream at \(String(describing: firstDifference))")
     }
 
-    @Test func aacAccessUnitsAreRebuiltByteIdentical() throws {
+    @Test func aacAccessUnitsAreRebuiltByteIdentical() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source.mkv").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
                                           "sine=frequency=440:sample_rate=48000", "-t", "3", "-ac", "2",
                                           "-c:a", "aac", "-b:a", "192k", "-y", source])
         let reference = directory.appendingPathComponent("reference.aac").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", source, "-c", "copy",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", source, "-c", "copy",
                                           "-f", "adts", "-y", reference])
         let port: UInt16 = 22030
         let datagrams = try RTPPeers.receive(port: port, whileRunning: [

@@ -10,7 +10,7 @@ import TestSupport
 @Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct LossTests {
     @Test(arguments: [(0.01, UInt64(11)), (0.05, 12), (0.05, 13)])
-    func damagedFramesAreNeverHandedOnAsGood(lossRate: Double, seed: UInt64) throws {
+    func damagedFramesAreNeverHandedOnAsGood(lossRate: Double, seed: UInt64) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (source, _) = try FFmpegSenderTests.encode("h264", in: directory)
@@ -75,7 +75,7 @@ struct LossTests {
 
         let file = directory.appendingPathComponent("received.h264")
         try Data(good.flatMap(\.annexB)).write(to: file)
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-err_detect", "explode",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-err_detect", "explode",
                                           "-i", file.path, "-f", "null", "-"])
     }
 }

@@ -24,12 +24,12 @@ struct RTPMediaStreamPeerTests {
         return units
     }
 
-    @Test func ffmpegReceivesWhatTheStreamSends() throws {
+    @Test func ffmpegReceivesWhatTheStreamSends() async throws {
         let port: UInt16 = 25_010
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source.h264").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
                                           "-frames:v", "25", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-g", "10", "-b:v", "3M",
                                           "-x264-params", "repeat-headers=1", "-f", "h264", "-y", source])
         let accessUnits = Self.accessUnits(ofAnnexB: try [UInt8](Data(contentsOf: URL(fileURLWithPath: source))))

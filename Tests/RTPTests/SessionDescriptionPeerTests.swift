@@ -48,11 +48,11 @@ import TestSupport
     }
 
     @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: ["h264", "h265"])
-    func readsWhatFFmpegWritesForVideo(kind: String) throws {
+    func readsWhatFFmpegWritesForVideo(kind: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let clip = try Self.encode(kind, in: directory)
         let sdpURL = directory.appendingPathComponent("ffmpeg.sdp")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", "-f", "rtp",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", "-f", "rtp",
                                           "rtp://127.0.0.1:23001", "-sdp_file", sdpURL.path])
         let sdp = try SessionDescription(parsing: String(contentsOf: sdpURL, encoding: .utf8))
         #expect(sdp.connection?.address == "127.0.0.1")
@@ -81,11 +81,11 @@ import TestSupport
     }
 
     @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")))
-    func readsWhatFFmpegWritesForAAC() throws {
+    func readsWhatFFmpegWritesForAAC() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let clip = try Self.encode("aac", in: directory)
         let sdpURL = directory.appendingPathComponent("ffmpeg.sdp")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
                                           "rtp://127.0.0.1:23003", "-sdp_file", sdpURL.path])
         let sdp = try SessionDescription(parsing: String(contentsOf: sdpURL, encoding: .utf8))
         let media = try #require(sdp.media.first)
@@ -104,7 +104,7 @@ import TestSupport
     /// Our SDP for a stream ffmpeg sends: ffmpeg must decode it through our description alone, to the
     /// same frames (framemd5) as the elementary stream decoded directly.
     @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: [("h264", UInt16(23010)), ("h265", 23014), ("aac", 23018)])
-    func ffmpegDecodesThroughOurSDP(kind: String, port: UInt16) throws {
+    func ffmpegDecodesThroughOurSDP(kind: String, port: UInt16) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let clip = try Self.encode(kind, in: directory)
         let media: SDPMediaDescription
@@ -131,13 +131,13 @@ import TestSupport
                                                   "-f", "framemd5", received.path])
         defer { receiver.stop() }
         usleep(1_500_000)
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-re", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-re", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
                                           "rtp://127.0.0.1:\(port)"])
         // `-t 0.8` ends the receiver once it has decoded 0.8 s (it keeps reading after the sender's BYE).
         receiver.wait(seconds: 5)
         let log = receiver.stop()
         // The elementary stream itself (for AAC the ADTS file: the .m4a's edit list would trim the priming frame).
-        let direct = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", clip.path, "-f", "framemd5", "-"]).text
+        let direct = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", clip.path, "-f", "framemd5", "-"]).text
         // The frame that crosses `-t 0.8` is cut short (audio), so it is left out of the comparison.
         let ours = Array(FrameMD5.hashes((try? String(contentsOf: received, encoding: .utf8)) ?? "").dropLast())
         let reference = FrameMD5.hashes(direct)

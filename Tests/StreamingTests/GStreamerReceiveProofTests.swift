@@ -4,13 +4,13 @@ import TestSupport
 
 /// `streamkit receive rtsp://…` from GStreamer's RTSP server (H.264 + AAC), over UDP and TCP: what we write
 /// decodes cleanly (`-err_detect explode`), and its pictures are the ones ffmpeg gets from the same shared
-/// media at the same time (`-c copy`, then decoded). Ports 21050-21059.
+/// media at the same time (`-c copy`, then decoded). Each test has a port of its own (``TestPorts``).
 @Suite("receive ← GStreamer", .serialized, .enabled(if: GStreamerRTSPServer.isRunnable && ExternalTool.isRunnable("ffmpeg")))
 struct GStreamerReceiveProofTests {
     @Test("frames equal what GStreamer served", arguments: ["udp", "tcp"])
     func receivesGStreamer(transport: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let server = try await GStreamerRTSPServer(port: transport == "udp" ? 21050 : 21051, in: directory)
+        let server = try await GStreamerRTSPServer(port: TestPorts.reserve(), in: directory)
         defer { Task { await server.stop() } }
         let ours = directory.appendingPathComponent("ours.h264").path
         let theirs = directory.appendingPathComponent("theirs.h264").path
@@ -35,15 +35,15 @@ struct GStreamerReceiveProofTests {
         } else {
             #expect(report.videoLost + report.videoWithheld > 0, "\(receiver.logs)")
         }
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", ours, "-f", "null", "-"])
-        let ourFrames = try Streamkit.frameHashes(decoding: ours)
-        let theirFrames = Set(try Streamkit.frameHashes(decoding: theirs))
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", ours, "-f", "null", "-"])
+        let ourFrames = try await Streamkit.frameHashes(decoding: ours)
+        let theirFrames = Set(try await Streamkit.frameHashes(decoding: theirs))
         let shared = ourFrames.filter { theirFrames.contains($0) }.count
         #expect(ourFrames.count == report.videoGood || ourFrames.count + 8 >= report.videoGood, "decoded \(ourFrames.count) of \(report.videoGood)")
         #expect(Double(shared) >= 0.9 * Double(ourFrames.count), "\(shared) of our \(ourFrames.count) pictures are among ffmpeg's \(theirFrames.count)")
         let audioReport = ReceiveReport(audioReceiver.standardError)
         #expect(audioReport.audioGood > 50, "\(audioReceiver.logs)")
-        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames",
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames",
                                                        "-of", "csv=p=0", audio]).text
         #expect(probe.hasPrefix("aac,"), "\(probe)")
     }
