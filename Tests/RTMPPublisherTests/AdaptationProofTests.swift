@@ -7,7 +7,9 @@ import TestSupport
 /// bitrate steps down while the link is capped below the stream's rate, drops are reported, the cap lifted
 /// brings the bitrate back, a killed and restarted relay is reconnected through, and what nginx recorded still
 /// decodes with `-err_detect explode`. Its ports are its own (``TestPorts``).
-@Suite("publish through a throttled relay → nginx-rtmp", .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe", "python3")))
+/// The rates it compares are measured over seconds of a live camera encoded in real time: it runs alone
+/// (``SerialSuites``).
+@Suite("publish through a throttled relay → nginx-rtmp", .serialized, .runsAlone, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe", "python3")))
 struct AdaptationProofTests {
     @Test("Bitrate down on a slow link, up when it recovers; reconnects after the relay dies; the recording decodes")
     func adaptsAndReconnects() async throws {
