@@ -13,9 +13,9 @@ struct LossTests {
     func damagedFramesAreNeverHandedOnAsGood(lossRate: Double, seed: UInt64) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (source, _) = try FFmpegSenderTests.encode("h264", in: directory)
-        let port = UInt16(22060) + UInt16(seed % 10)
-        let sent = try RTPPeers.receive(port: port, whileRunning: [
+        let (source, _) = try await FFmpegSenderTests.encode("h264", in: directory)
+        let port = TestPorts.reserve()
+        let sent = try await RTPPeers.receive(port: port, whileRunning: [
             "-readrate", "8", "-i", source, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)?pkt_size=1200",
         ])
         // The frames as sent, and which packets each used.

@@ -25,7 +25,7 @@ struct RTPMediaStreamPeerTests {
     }
 
     @Test func ffmpegReceivesWhatTheStreamSends() async throws {
-        let port: UInt16 = 25_010
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source.h264").path
@@ -72,14 +72,15 @@ struct RTPMediaStreamPeerTests {
         let ffmpeg = try RTPPeers.start("ffmpeg", ["-protocol_whitelist", "file,udp,rtp", "-i", sdpFile.path,
                                                    "-c", "copy", "-f", "h264", "-y", output.path])
         defer { if ffmpeg.isRunning { ffmpeg.terminate() } }
-        usleep(1_500_000)
-        try RTPPeers.send([rtcp[0]], to: port + 1)
-        try RTPPeers.send(rtp, to: port)
-        try RTPPeers.send(Array(rtcp.dropFirst()), to: port + 1)
-        usleep(1_500_000)
+        #expect(await Readiness.waitForUDP(port: port), "ffmpeg did not bind its RTP port")
+        #expect(await Readiness.waitForUDP(port: port + 1), "ffmpeg did not bind its RTCP port")
+        try await RTPPeers.send([rtcp[0]], to: port + 1)
+        try await RTPPeers.send(rtp, to: port)
+        try await RTPPeers.send(Array(rtcp.dropFirst()), to: port + 1)
+        // ffmpeg writes what it has received: give it time to take the last packets in.
+        try await Task.sleep(for: .seconds(1.5))
         ffmpeg.interrupt()
-        let deadline = Date().addingTimeInterval(10)
-        while ffmpeg.isRunning, Date() < deadline { usleep(50_000) }
+        await RTPPeers.waitForExit(ffmpeg, seconds: 10)
         let received = RTPPeers.nalUnits(ofAnnexB: try [UInt8](Data(contentsOf: output)))
         let isSlice: ([UInt8]) -> Bool = { (1...5).contains($0[0] & 0x1F) }
         let theirs = RTPPeers.withoutRepeatedPrefixUnits(received, isSlice: isSlice)
