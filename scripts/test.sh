@@ -16,8 +16,10 @@ cd "$(dirname "$0")/.."
 # The test targets whose code a trait changes: Codecs and FFmpegEngine (FFmpeg), Transport (OpenSSL), the streamkit
 # CLI (both), and the suites that run the CLI.
 traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests'
-# The suites that carry `.runsAlone` (see Tests/TestSupport/SerialSuites.swift); the others skip them by themselves.
+# The suites that carry `.runsAlone` (see Tests/TestSupport/SerialSuites.swift; the parallel runs skip them), and of
+# them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests'
+traitedAlone='AdaptiveSenderTests|AdaptationProofTests'
 # The native encoder's suites, run again optimised.
 native='NativeH264Tests|NativeH264KernelsTests'
 
@@ -65,7 +67,7 @@ pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tes
 pass "FFmpeg and TLS: the suites the traits change, at once" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited"
 pass "FFmpeg and TLS: the suites that run alone" .build/test-output-ffmpeg-alone.log \
-    env STREAMKIT_SERIAL_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$alone"
+    env STREAMKIT_SERIAL_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone"
 
 took=$((SECONDS - total))
 echo "== wall time per pass"

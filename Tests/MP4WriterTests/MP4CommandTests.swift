@@ -44,8 +44,8 @@ struct MP4CommandTests {
     func encode() async throws {
         let mp4 = try MP4TestMedia.path("encode.mp4"), mov = try MP4TestMedia.path("encode.mov"), m4a = try MP4TestMedia.path("encode.m4a")
         #expect(try await ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mp4, "--frames", "30", "--bframes", "2"]).status == 0)
-        #expect(try ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mov, "--frames", "20", "--codec", "hevc"]).status == 0)
-        #expect(try ExternalTool.runProduct("streamkit", ["encode", "sine", "-o", m4a, "--duration", "1"]).status == 0)
+        #expect(try await ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mov, "--frames", "20", "--codec", "hevc"]).status == 0)
+        #expect(try await ExternalTool.runProduct("streamkit", ["encode", "sine", "-o", m4a, "--duration", "1"]).status == 0)
         for (path, codec, frames) in [(mp4, "h264", "30"), (mov, "hevc", "20")] {
             let stream = try #require(try MP4TestMedia.streams(path).first)
             #expect(stream["codec_name"] == codec && stream["nb_frames"] == frames)
@@ -66,9 +66,9 @@ struct MP4CommandTests {
         #expect(inputFrames == "50")
         let h264 = try MP4TestMedia.path("transcode.h264"), mp4 = try MP4TestMedia.path("transcode.mp4")
         for output in [h264, mp4] {
-            let run = try ExternalTool.runProduct("streamkit", ["encode", input, "-o", output, "--gop", "10"])
+            let run = try await ExternalTool.runProduct("streamkit", ["encode", input, "-o", output, "--gop", "10"])
             #expect(run.status == 0, "\(run.standardError)")
-            let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+            let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                            "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", output])
             #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,320,240,\(inputFrames)", "\(output)")
             #expect(try MP4TestMedia.decodeErrors(output) == "")
@@ -76,7 +76,7 @@ struct MP4CommandTests {
         // The frame rate comes from the input: 50 frames over 2 s.
         let stream = try #require(try MP4TestMedia.streams(mp4).first)
         #expect(stream["r_frame_rate"] == "25/1" && Double(stream["start_time"] ?? "") == 0)
-        let sized = try ExternalTool.runProduct("streamkit", ["encode", input, "-o", h264, "--size", "64x64"])
+        let sized = try await ExternalTool.runProduct("streamkit", ["encode", input, "-o", h264, "--size", "64x64"])
         #expect(sized.status != 0, "--size conflicts with an MP4 input")
     }
 

@@ -35,7 +35,7 @@ struct DecodeFormatTests {
         let output = try CLI.run(["decode", aac, "-o", ours])
         #expect(output.status == 0, "\(output.standardError)")
         let theirs = directory.appendingPathComponent("theirs.wav").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-i", aac, theirs])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", aac, theirs])
 
         let ourMask = try #require(try Self.channelMask(ofWAV: ours), "our WAV has no extensible header")
         let theirMask = try #require(try Self.channelMask(ofWAV: theirs), "ffmpeg's WAV has no extensible header")
@@ -66,7 +66,7 @@ struct DecodeFormatTests {
             #expect(notices.isEmpty, "no notice for an 8-bit 4:2:0 stream: \(output.standardError)")
         }
         // What is written is what ffmpeg's own conversion gives, frame for frame in count.
-        let frames = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
+        let frames = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
         #expect(CLI.frameHashes(frames.text).count == 10)
     }
 

@@ -62,8 +62,8 @@ struct EncodeDecodeCommandTests {
         let y4m = directory.appendingPathComponent("x.y4m").path
         let output = try CLI.run(["decode", stream, "-o", y4m])
         #expect(output.status == 0, "\(output.standardError)")
-        let ours = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
-        let theirs = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", stream, "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+        let ours = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
+        let theirs = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", stream, "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
         #expect(CLI.frameHashes(ours.text).count == 40)
         #expect(CLI.frameHashes(ours.text) == CLI.frameHashes(theirs.text))
     }

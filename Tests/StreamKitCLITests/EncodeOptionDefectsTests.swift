@@ -48,11 +48,11 @@ struct EncodeOptionDefectsTests {
         #expect(stream["profile"] == "High 4:4:4 Predictive" && stream["pix_fmt"] == "yuv420p")
         // Lossless: every decoded picture equals its source picture, by ffmpeg's decoder and by ours.
         let reference = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", source, "-f", "framemd5", "-"]).text)
-        let theirs = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", encoded, "-f", "framemd5", "-"]).text)
+        let theirs = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", encoded, "-f", "framemd5", "-"]).text)
         let decoded = directory.appendingPathComponent("decoded.y4m").path
         let decode = try CLI.run(["decode", encoded, "-o", decoded])
         #expect(decode.status == 0, "\(decode.standardError)")
-        let ours = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", decoded, "-f", "framemd5", "-"]).text)
+        let ours = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", decoded, "-f", "framemd5", "-"]).text)
         #expect(reference.count == 12)
         #expect(theirs == reference, "ffmpeg's decode of --qp 0 differs from the source")
         #expect(ours == reference, "streamkit's decode of --qp 0 differs from the source")

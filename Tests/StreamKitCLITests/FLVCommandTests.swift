@@ -47,7 +47,7 @@ struct FLVCommandTests {
         let second = try CLI.run(["encode", "testsrc", "-o", annexB] + common)
         #expect(second.status == 0, "\(second.standardError)")
         let ours = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 60 && ours == reference)
         let fromFLV = folder.appendingPathComponent("flv.y4m").path
         let fromAnnexB = folder.appendingPathComponent("h264.y4m").path
@@ -69,7 +69,7 @@ struct FLVCommandTests {
         #expect(try CLI.run(["encode", "testsrc", "-o", flv] + common).status == 0)
         #expect(try CLI.run(["encode", "testsrc", "-o", annexB] + common).status == 0)
         let ours = CLI.frameHashes(try await ModernFFmpeg.check(["-v", "error", "-i", flv, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ModernFFmpeg.check(["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ModernFFmpeg.check(["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 30 && ours == reference)
     }
 
@@ -92,7 +92,7 @@ struct FLVCommandTests {
         // The same pictures as ffmpeg decodes from the FLV (each once: no frame-rate conversion), in display order,
         // encoded again.
         let decoded = folder.appendingPathComponent("reference.y4m").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-fps_mode", "passthrough", decoded])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-fps_mode", "passthrough", decoded])
         let psnr = try CLI.psnr(of: output, against: decoded, width: 320, height: 240)
         #expect(psnr > 30, "PSNR \(psnr) dB against the FLV's own pictures")
     }

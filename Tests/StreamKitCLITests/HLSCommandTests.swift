@@ -75,7 +75,7 @@ struct HLSCommandTests {
         #expect(lines.filter { $0.hasSuffix(".m4s") }.count == 4)
         #expect(lines.last == "#EXT-X-ENDLIST")
         let ours = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", playlist, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 120)
         #expect(ours == reference)
         let video = try Self.packets(playlist)
@@ -99,7 +99,7 @@ struct HLSCommandTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("live").path).sorted()
         #expect(files == ["init.mp4", "s.m3u8", "segment_00008.m4s", "segment_00009.m4s", "segment_00010.m4s"])
         let ours = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", playlist, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours == Array(reference.suffix(90)))
     }
 

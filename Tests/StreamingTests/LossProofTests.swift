@@ -38,7 +38,7 @@ struct LossProofTests {
         damage.damagedPorts = [relayPort]
         let relay = try LossyRelay(routes: [(relayPort, receivePort), (relayPort + 1, receivePort + 1)], damage: damage)
         let receiver = try Streamkit.start(["receive", receiverSDP, "-o", output, "--idle", "3", "--duration", "30"], logsIn: directory)
-        try await Task.sleep(for: .seconds(1))
+        #expect(await Readiness.waitForUDP(port: receivePort), "\(receiver.logs)")
         try await Streamkit.run(["stream"] + common + ["--sdp", directory.appendingPathComponent("again.sdp").path, "--frames", "150"],
                                 in: directory)
         await receiver.waitForExit(seconds: 15)
