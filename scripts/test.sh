@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
 # The whole StreamKit test suite, on a fresh Debian machine with the Swift toolchain: installs the
 # oracle tools and FFmpeg's libraries (apt), then
-#   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift): every suite at once — the network
-#      suites too, each test on ports of its own — then the few suites that measure real time too closely to share
-#      the machine (trait `.runsAlone`), one test at a time with STREAMKIT_SERIAL_SUITES=1;
+#   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift): every suite at once but those that
+#      need real time; then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1), the suites that need real time
+#      (network peers, timers, paced sources) at once, each test on ports of its own; then the few that measure real
+#      time too closely to share the machine (trait `.runsAlone`), one test at a time;
 #   2. the native encoder's suites again, optimised (-c release);
-#   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again the
-#      suites whose code those traits change (the codec sessions, Transport, the CLI and what drives it); the others
-#      compile to the same code either way and ran in pass 1.
-# Each pass prints its wall time, and a table of them closes the run. A failing pass does not stop the others; the
-# script then exits with 1.
+#   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again, the
+#      same way, the suites whose code those traits change (the codec sessions, Transport, the CLI and what drives
+#      it); the others compile to the same code either way and ran in pass 1.
+# The real-time suites run apart because in one process they share Swift's cooperative pool (a thread per core) with
+# the CPU-bound suites, which starve their timers. Each pass prints its wall time, and a table closes the run. A
+# failing pass does not stop the others; the script then exits with 1.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # The test targets whose code a trait changes: Codecs and FFmpegEngine (FFmpeg), Transport (OpenSSL), the streamkit
 # CLI (both), and the suites that run the CLI.
 traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests'
-# The suites that carry `.runsAlone` (see Tests/TestSupport/SerialSuites.swift; the parallel runs skip them), and of
-# them those in the targets the traits change.
+# The suites with tests that carry `.needsRealTime` or `.runsAlone` (Tests/TestSupport/RealTimeSuites.swift; without
+# STREAMKIT_REAL_TIME_SUITES=1 they skip themselves), and of them those in the targets the traits change.
+realTime='FFmpegReceiverTests|FFmpegSenderTests|LossTests|RTPMediaStreamPeerTests|SessionDescriptionPeerTests|StreamSynchronizerPeerTests'
+realTime+='|EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|SyntheticCameraTests|SyntheticMicrophoneTests'
+realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
+traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
+# The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests'
 # The native encoder's suites, run again optimised.
@@ -53,9 +60,11 @@ pass "install the peers" - scripts/install-dependencies.sh --engine
 [ "$failed" -eq 0 ] || exit 1
 
 pass "pure Swift: build" - swift build --build-tests
-pass "pure Swift: every suite at once" .build/test-output-pure.log swift test --skip-build
-pass "pure Swift: the suites that run alone" .build/test-output-pure-alone.log \
-    env STREAMKIT_SERIAL_SUITES=1 swift test --skip-build --no-parallel --filter "$alone"
+pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log swift test --skip-build
+pass "pure Swift: the real-time suites at once" .build/test-output-pure-real-time.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --filter "$realTime" --skip "$alone"
+pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-alone.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$alone"
 
 # EncoderAllocationTests is enabled only here (a debug build allocates in unspecialised generics); the bit-exactness
 # suites run again because an optimiser miscompile once broke the release build's deblocking alone.
@@ -64,10 +73,12 @@ pass "native encoder, optimised: its suites" .build/test-output-release.log \
     swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native"
 
 pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tests --traits FFmpeg,OpenSSL
-pass "FFmpeg and TLS: the suites the traits change, at once" .build/test-output-ffmpeg.log \
+pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited"
-pass "FFmpeg and TLS: the suites that run alone" .build/test-output-ffmpeg-alone.log \
-    env STREAMKIT_SERIAL_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone"
+pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traitedRealTime" --skip "$alone"
+pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone"
 
 took=$((SECONDS - total))
 echo "== wall time per pass"

@@ -5,7 +5,7 @@ import TestSupport
 /// `streamkit receive --listen rtmp://…`: real publishers (Debian's ffmpeg with H.264 + AAC, the modern FFmpeg with
 /// HEVC over Enhanced RTMP) push a real encode; what we record equals what ffmpeg itself extracts from the file it
 /// sent, byte for byte; a wrong stream key is refused. Each test has a port of its own (``TestPorts``).
-@Suite("RTMP ingest: receive --listen against ffmpeg publishers")
+@Suite("RTMP ingest: receive --listen against ffmpeg publishers", .needsRealTime)
 struct RTMPIngestProofTests {
     @Test("Debian's ffmpeg publishes H.264 + AAC: the .h264 and .aac equal ffmpeg's own; a wrong key is refused",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")), .timeLimit(.minutes(2)))

@@ -6,7 +6,7 @@ import TestSupport
 /// through nginx's `stream` module with a certificate made by the test (RTMPS, verified against that
 /// certificate; another certificate is refused). `serve --rtmp-port` is played by ffmpeg. Each test has ports of its own
 /// (``TestPorts``).
-@Suite("RTMP play and RTMPS: receive rtmp[s]:// from nginx-rtmp, serve --rtmp-port to ffmpeg")
+@Suite("RTMP play and RTMPS: receive rtmp[s]:// from nginx-rtmp, serve --rtmp-port to ffmpeg", .needsRealTime)
 struct RTMPPlayProofTests {
     /// Plays `url` while Debian's ffmpeg publishes `media` to nginx at `publishPort`, then returns what we recorded.
     static func playWhilePublishing(_ url: String, extra: [String] = [], media: IngestMedia, publishPort: UInt16,

@@ -8,7 +8,7 @@ import TestSupport
 /// brings the bitrate back, a killed and restarted relay is reconnected through, and what nginx recorded still
 /// decodes with `-err_detect explode`. Its ports are its own (``TestPorts``).
 /// The rates it compares are measured over seconds of a live camera encoded in real time: it runs alone
-/// (``SerialSuites``).
+/// (``RealTimeSuites``).
 @Suite("publish through a throttled relay → nginx-rtmp", .serialized, .runsAlone, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe", "python3")))
 struct AdaptationProofTests {
     @Test("Bitrate down on a slow link, up when it recovers; reconnects after the relay dies; the recording decodes")

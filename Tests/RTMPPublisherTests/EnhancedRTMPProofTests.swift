@@ -5,7 +5,7 @@ import TestSupport
 
 /// H.265 over Enhanced RTMP: the modern FFmpeg as the server (`-listen 1`) receives our HEVC publish and
 /// decodes it bit-exactly against our own `.h265` of the same encode. Its port is its own (``TestPorts``).
-@Suite("publish --codec hevc → modern FFmpeg (Enhanced RTMP)", .serialized, .enabled(if: ModernFFmpeg.isRunnable))
+@Suite("publish --codec hevc → modern FFmpeg (Enhanced RTMP)", .needsRealTime, .serialized, .enabled(if: ModernFFmpeg.isRunnable))
 struct EnhancedRTMPProofTests {
     @Test("The modern FFmpeg decodes our HEVC publish bit-exactly")
     func hevcPublish() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 /// `ffmpeg -re -i x.flv -c copy -f flv rtmp://…`) to ffmpeg as the server (`-listen 1 … -c copy`), which must
 /// receive every packet byte for byte with its pts and dts (B-frame composition times). Each test has a port of its
 /// own (``TestPorts``).
-@Suite("publish x.flv → ffmpeg -listen (copy)", .serialized)
+@Suite("publish x.flv → ffmpeg -listen (copy)", .needsRealTime, .serialized)
 struct FLVPublishProofTests {
     /// One packet as `ffmpeg -c copy -f framemd5` lists it: stream, dts, pts, size and the payload's MD5.
     struct Packet: Hashable, CustomStringConvertible {

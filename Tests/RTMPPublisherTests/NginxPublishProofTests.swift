@@ -6,7 +6,7 @@ import TestSupport
 
 /// `streamkit publish camera rtmp://…` (the synthetic camera and microphone: H.264 + AAC) into nginx-rtmp, and
 /// Debian's ffmpeg pulling the stream back. Each test has a port of its own (``TestPorts``).
-@Suite("publish → nginx-rtmp → ffmpeg", .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe")))
+@Suite("publish → nginx-rtmp → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe")))
 struct NginxPublishProofTests {
     @Test("The pulled video equals our own Annex B file; audio decodes and starts with the video; B-frames keep pts/dts",
           arguments: [0, 2])

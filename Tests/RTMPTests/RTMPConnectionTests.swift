@@ -7,7 +7,7 @@ import Testing
 /// receiver acknowledges once the window the sender set is reached, answers a Ping Request, and answers Set Peer
 /// Bandwidth with its Window Acknowledgement Size; a chunk size set on one side is read on the other. Port 0: the
 /// kernel gives the listener a free one.
-@Suite("RTMP connection: acknowledgements, ping, chunk size", .serialized)
+@Suite("RTMP connection: acknowledgements, ping, chunk size", .needsRealTime, .serialized)
 struct RTMPConnectionTests {
     @Test("acknowledgement at the window, ping response, window size after set peer bandwidth, chunk size both ways")
     func protocolControl() async throws {

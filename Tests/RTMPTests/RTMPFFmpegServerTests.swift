@@ -7,7 +7,7 @@ import Transport
 
 /// Our client publishing to ffmpeg acting as the RTMP server (`ffmpeg -listen 1 -i rtmp://…`, whose chunk reader and
 /// handshake check are strict): ffmpeg records exactly the packets we sent. Its port is its own (``TestPorts``).
-@Suite("RTMP client → ffmpeg -listen 1", .serialized, .enabled(if: RTMPFixtures.peersAvailable))
+@Suite("RTMP client → ffmpeg -listen 1", .needsRealTime, .serialized, .enabled(if: RTMPFixtures.peersAvailable))
 struct RTMPFFmpegServerTests {
     @Test("ffmpeg as the server records the packets we publish")
     func publishToFFmpeg() async throws {

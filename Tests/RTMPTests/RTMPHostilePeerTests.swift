@@ -7,7 +7,7 @@ import TestSupport
 
 /// Hostile peers against our server: each gets an error for its own connection, a second client on the same
 /// server keeps publishing and playing, and memory stays bounded. Each test has ports of its own (``TestPorts``).
-@Suite("RTMP server against hostile peers", .serialized)
+@Suite("RTMP server against hostile peers", .needsRealTime, .serialized)
 struct RTMPHostilePeerTests {
     /// A peer that does the handshake, then sends raw bytes.
     static func hostile(_ bytes: [UInt8], port: UInt16, on loop: EventLoop, closeAfter: Bool = false) async throws -> TCPConnection {

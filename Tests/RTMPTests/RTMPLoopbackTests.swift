@@ -5,7 +5,7 @@ import TestSupport
 import Transport
 
 /// Our client and our server, with nothing else: what a new user writes first. Each test has a port of its own (``TestPorts``).
-@Suite("RTMP client ↔ our server", .serialized)
+@Suite("RTMP client ↔ our server", .needsRealTime, .serialized)
 struct RTMPLoopbackTests {
     @Test("publish with the client, play with another client: metadata, sequence headers and frames arrive in order")
     func publishAndPlay() async throws {

@@ -8,7 +8,7 @@ import Transport
 /// Our client against nginx-rtmp (Debian's nginx + libnginx-mod-rtmp): we publish the tags of an FLV that ffmpeg
 /// encoded (libx264 with B-frames, AAC) and ffmpeg pulls them back unchanged; ffmpeg publishes and our client plays
 /// the same tags; tshark finds nothing malformed in our session. Each test has a port of its own (``TestPorts``).
-@Suite("RTMP client ↔ nginx-rtmp", .serialized, .enabled(if: RTMPFixtures.peersAvailable))
+@Suite("RTMP client ↔ nginx-rtmp", .needsRealTime, .serialized, .enabled(if: RTMPFixtures.peersAvailable))
 struct RTMPNginxTests {
     /// What a new user writes to publish an FLV's tags in real time.
     static func publish(tags: [FLVTestTag], to url: String, on loop: EventLoop) async throws {

@@ -7,7 +7,7 @@ import Transport
 
 /// Our server with real peers: ffmpeg (which sends the digest handshake) publishes an FLV into it and we get the
 /// same tags; ffmpeg plays what ffmpeg publishes through it; a wrong stream key is refused. Each test has a port of its own (``TestPorts``).
-@Suite("RTMP server ↔ ffmpeg", .serialized, .enabled(if: RTMPFixtures.peersAvailable))
+@Suite("RTMP server ↔ ffmpeg", .needsRealTime, .serialized, .enabled(if: RTMPFixtures.peersAvailable))
 struct RTMPServerTests {
     @Test("ffmpeg publishes into our server (digest handshake); we receive exactly its tags")
     func ffmpegPublishes() async throws {

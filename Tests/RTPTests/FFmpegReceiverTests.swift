@@ -7,7 +7,7 @@ import TestSupport
 /// ffmpeg as the receiver of our packets: the access units of an x264/x265 stream, packetized by us (STAP-A/AP,
 /// FU-A/FU at a 1000-byte packet size), described by an SDP written here by hand, and copied by ffmpeg to an
 /// elementary stream must come out NAL unit for NAL unit as we sent them.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct FFmpegReceiverTests {
     @Test(arguments: [("h264", "H264"), ("hevc", "H265")])
     func ffmpegRebuildsOurPackets(codec: String, encoding: String) async throws {

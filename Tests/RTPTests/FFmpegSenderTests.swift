@@ -7,7 +7,7 @@ import TestSupport
 /// ffmpeg as the sender (`-f rtp`): x264/x265 streams with frames far larger than a packet, and AAC as
 /// mpeg4-generic, received on a UDP socket here. What we rebuild must equal, NAL unit for NAL unit, what
 /// ffmpeg writes with `-c copy -f h264|hevc|adts` from the same file.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct FFmpegSenderTests {
     /// Encodes 2 s of 720p test pattern with a key frame every 10 frames and in-band parameter sets, then
     /// writes the elementary stream ffmpeg would send.

@@ -7,7 +7,7 @@ import TestSupport
 /// ffmpeg's x264 stream over RTP with 1 % and 5 % of the packets dropped, some reordered and some repeated,
 /// in-process: nothing crashes, every frame is handed on whole or reported, a frame handed on is exactly the
 /// frame sent, and what is handed on decodes with `ffmpeg -err_detect explode`.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct LossTests {
     @Test(arguments: [(0.01, UInt64(11)), (0.05, 12), (0.05, 13)])
     func damagedFramesAreNeverHandedOnAsGood(lossRate: Double, seed: UInt64) async throws {

@@ -8,7 +8,7 @@ import TestSupport
 /// ffmpeg as the receiver of an ``RTPMediaStream``: x264's frames, wrapped as the `EncodedFrame`s a compression
 /// session hands out, sent by the stream (with its sender reports on the RTCP port) to the port of an SDP our
 /// library wrote; ffmpeg's copy of what it received holds the NAL units that were sent.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct RTPMediaStreamPeerTests {
     /// Access units of an Annex B stream with one slice per picture: the units before each slice, and the slice.
     static func accessUnits(ofAnnexB bytes: [UInt8]) -> [[[UInt8]]] {

@@ -11,7 +11,7 @@ import TestSupport
 
 /// SDP against real peers: what ffmpeg and GStreamer write must read, and what we write must be enough for
 /// ffmpeg to decode the stream it describes.
-@Suite(.serialized) struct SessionDescriptionPeerTests {
+@Suite(.needsRealTime, .serialized) struct SessionDescriptionPeerTests {
     /// Encodes a one-second clip to an elementary-stream file of `kind` (h264, h265, aac) with ffmpeg.
     static func encode(_ kind: String, in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("clip.\(kind)")

@@ -12,7 +12,7 @@ extension MediaTime {
 
 /// ffmpeg sends H.264 and AAC to two port pairs, with its RTCP sender reports: we read its RTCP, count its
 /// RTP, and put both streams on one clock. The skew it bounds comes from ffmpeg's own pacing (`-re`) and clock: on
-/// a machine shared with the rest of a parallel run it exceeds a frame, so it runs alone (``SerialSuites``).
+/// a machine shared with the rest of a parallel run it exceeds a frame, so it runs alone (``RealTimeSuites``).
 @Suite(.serialized, .runsAlone) struct StreamSynchronizerPeerTests {
     /// The fixed RTP header fields the test needs (RFC 3550 §5.1), read here so that this test stands alone.
     struct Header {

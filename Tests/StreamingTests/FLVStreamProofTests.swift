@@ -5,7 +5,7 @@ import TestSupport
 /// `streamkit stream x.flv rtsp://…`: an FLV ffmpeg wrote (H.264 with B-frames + AAC), its frames sent as RTP as
 /// they are (no re-encode) to ffmpeg as the RTSP server (ANNOUNCE/RECORD), which decodes the same pictures as from
 /// the file. Its port is its own (``TestPorts``).
-@Suite("stream x.flv → ffmpeg -rtsp_flags listen", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite("stream x.flv → ffmpeg -rtsp_flags listen", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct FLVStreamProofTests {
     /// The MD5 column of the `framemd5` rows of one stream.
     static func hashes(_ text: String, stream: Int) -> [String] {

@@ -5,7 +5,7 @@ import TestSupport
 /// `streamkit receive rtsp://…` from GStreamer's RTSP server (H.264 + AAC), over UDP and TCP: what we write
 /// decodes cleanly (`-err_detect explode`), and its pictures are the ones ffmpeg gets from the same shared
 /// media at the same time (`-c copy`, then decoded). Each test has a port of its own (``TestPorts``).
-@Suite("receive ← GStreamer", .serialized, .enabled(if: GStreamerRTSPServer.isRunnable && ExternalTool.isRunnable("ffmpeg")))
+@Suite("receive ← GStreamer", .needsRealTime, .serialized, .enabled(if: GStreamerRTSPServer.isRunnable && ExternalTool.isRunnable("ffmpeg")))
 struct GStreamerReceiveProofTests {
     /// Runs `streamkit receive`, and once more if GStreamer did not answer in time: on a machine whose cores other
     /// suites keep busy, gst-rtsp-server can take longer than the client's 10 s to prepare its shared media for PLAY

@@ -7,7 +7,7 @@ import TestSupport
 /// `streamkit stream … rtp://` through a relay that drops, reorders and duplicates, into `streamkit receive`:
 /// no crash, every frame is reported good or lost/withheld, and what receive writes decodes with
 /// `ffmpeg -err_detect explode` — no damaged frame is handed on as good. Each case has ports of its own (``TestPorts``).
-@Suite("loss, reordering, duplication", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite("loss, reordering, duplication", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct LossProofTests {
     struct Case: Sendable, CustomStringConvertible {
         var name: String

@@ -6,7 +6,7 @@ import TestSupport
 
 /// `streamkit stream … rtsp://` into ffmpeg as the RTSP server (`ffmpeg -rtsp_flags listen`, ANNOUNCE/RECORD):
 /// ffmpeg decodes the video and the audio we publish, over UDP and TCP, each on a port of its own (``TestPorts``).
-@Suite("stream rtsp:// → ffmpeg -rtsp_flags listen", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite("stream rtsp:// → ffmpeg -rtsp_flags listen", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct PublishProofTests {
     @Test("ffmpeg records decodable video and audio", arguments: ["udp", "tcp"])
     func publishes(transport: String) async throws {

@@ -7,7 +7,7 @@ import TestSupport
 /// `streamkit stream … rtp://` with ffmpeg as the receiver (`ffmpeg -protocol_whitelist file,udp,rtp -i our.sdp`):
 /// what ffmpeg decodes from our RTP is frame for frame what it decodes from the Annex B file of the same encode
 /// (`--save`). Each codec has ports of its own (``TestPorts``).
-@Suite("stream rtp:// → ffmpeg", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite("stream rtp:// → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct RTPStreamProofTests {
     @Test("ffmpeg decodes our RTP to the frames of our own Annex B file", arguments: ["h264", "hevc"])
     func ffmpegReceives(codec: String) async throws {

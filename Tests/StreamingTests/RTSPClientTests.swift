@@ -9,7 +9,7 @@ import Transport
 /// The RTSP client against a server we did not write (GStreamer's gst-rtsp-server): DESCRIBE, SETUP of the
 /// H.264 and AAC tracks over UDP and interleaved TCP, PLAY, packets on both tracks, TEARDOWN; Basic and
 /// Digest challenges answered, wrong credentials refused. Each test has a port of its own (``TestPorts``).
-@Suite("RTSP client against GStreamer", .serialized, .enabled(if: GStreamerRTSPServer.isRunnable))
+@Suite("RTSP client against GStreamer", .needsRealTime, .serialized, .enabled(if: GStreamerRTSPServer.isRunnable))
 struct RTSPClientTests {
     /// The `a=control` values of an SDP's media, in order (read with the RTP module's SDP parser).
     static func controls(of sdp: String) throws -> [(media: String, control: String)] {

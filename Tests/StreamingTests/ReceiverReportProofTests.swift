@@ -9,7 +9,7 @@ import TestSupport
 /// `a=rtcp` line, so they go to the address the RTP packets come from, at the next port (RFC 3550 §11). The
 /// sender here is an ``RTPMediaStream`` on two sockets of its own; its reports must come back in the RRs' LSR.
 /// Its ports are its own (``TestPorts``).
-@Suite("receive → RTCP receiver reports", .serialized)
+@Suite("receive → RTCP receiver reports", .needsRealTime, .serialized)
 struct ReceiverReportProofTests {
     @Test func receiverReportsGoToTheRTPSourcesNextPort() async throws {
         let directory = try ExternalTool.temporaryDirectory()

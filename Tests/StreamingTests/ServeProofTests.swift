@@ -6,7 +6,7 @@ import TestSupport
 
 /// `streamkit serve` with ffmpeg as the client: video and audio over UDP and TCP, with and without Digest
 /// authentication, a wrong password refused; `streamkit receive` against it. Each test has a port of its own (``TestPorts``).
-@Suite("serve → ffmpeg", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
+@Suite("serve → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct ServeProofTests {
     /// Reads the server with ffmpeg for two seconds; the decoded video and audio frame counts.
     static func play(_ url: String, transport: String, in directory: URL) async throws -> (video: Int, audio: Int, log: String) {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A/V sync through the sender reports, and tshark's dissection of a capture of our RTSP/RTP/RTCP. Each test has ports of its
 /// own (``TestPorts``).
-@Suite("A/V sync and tshark", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "tshark", "dumpcap")))
+@Suite("A/V sync and tshark", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "tshark", "dumpcap")))
 struct SyncAndCaptureProofTests {
     @Test("audio and video, put on one clock by the sender reports, start within one frame")
     func audioVideoSync() async throws {

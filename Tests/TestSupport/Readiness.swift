@@ -13,7 +13,8 @@ public enum Readiness {
             if canConnect(port: port) { return true }
             try? await Task.sleep(for: .milliseconds(100))
         }
-        return false
+        // Once more: a starved task may wake after the deadline to a peer that was ready long before.
+        return canConnect(port: port)
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now.
@@ -45,7 +46,7 @@ public enum Readiness {
             if isListening(port: port) { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return false
+        return isListening(port: port)
     }
 
     /// Whether a TCP socket listens on `port` now, by the kernel's tables.
@@ -67,7 +68,7 @@ public enum Readiness {
             if hasSocket(in: ["/proc/net/udp", "/proc/net/udp6"], port: port, state: nil) { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return false
+        return hasSocket(in: ["/proc/net/udp", "/proc/net/udp6"], port: port, state: nil)
     }
 
     /// Whether one of the kernel's socket tables lists a socket bound to `port`, in `state` if one is given.

@@ -3,7 +3,7 @@ import POSIX
 import Testing
 import Transport
 
-@Suite("Event loop and async sockets")
+@Suite("Event loop and async sockets", .needsRealTime)
 struct EventLoopTests {
     @Test("TCP: accept, connect, write and read both ways", arguments: [SocketAddress.Family.ipv4, .ipv6])
     func tcpEcho(family: SocketAddress.Family) async throws {

@@ -22,7 +22,7 @@ private func syntheticPacket(sequence: UInt16, size: Int = 1400) -> [UInt8] {
     return packet
 }
 
-@Suite("RTSP server", .serialized)
+@Suite("RTSP server", .needsRealTime, .serialized)
 struct RTSPServerTests {
     @Test("ffmpeg plays our stream over UDP and TCP with Digest auth; the frames are those of the stream sent",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")),

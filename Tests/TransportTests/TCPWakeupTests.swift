@@ -11,7 +11,7 @@ private final class Progress: Sendable {
     let count = Atomic<Int>(0)
 }
 
-@Suite("TCP wake-ups under a full send buffer")
+@Suite("TCP wake-ups under a full send buffer", .needsRealTime)
 struct TCPWakeupTests {
     @Test("16 MiB through a slow reader while another task waits to read: every write wakes, nothing stalls")
     func writerNeverStalls() async throws {

@@ -6,7 +6,7 @@ import Transport
 
 /// TLS over our TCP connection against `openssl s_server` (its `-rev` mode answers each line reversed), with a
 /// self-signed certificate made by the test. Each test has a port of its own (``TestPorts``).
-@Suite("TLS client over TCPConnection (openssl s_server)")
+@Suite("TLS client over TCPConnection (openssl s_server)", .needsRealTime)
 struct TLSConnectionTests {
     /// Starts `openssl s_server -rev` on `port` and waits until it listens.
     static func startServer(port: UInt16, certificate: SelfSignedCertificate, in directory: URL) async throws -> PeerProcess {
