@@ -72,11 +72,11 @@ struct AudioSpecificConfigTests {
 
     @Test("channel_configuration 0: the PCE from the first raw data block gives ffmpeg's esds config (2.1 layout)",
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
-    func programConfigElement() throws {
+    func programConfigElement() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("pce.aac")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
                                         "-af", "pan=2.1|c0=c0|c1=c0|c2=c0", "-t", "0.2", "-c:a", "aac", "-f", "adts", url.path])
         let frame = try #require(ADTSFrameScanner.scan([UInt8](try Data(contentsOf: url))).frames.first)
         #expect(frame.header.channelConfiguration == .definedInStream)

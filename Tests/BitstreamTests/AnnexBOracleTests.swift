@@ -11,10 +11,10 @@ struct AnnexBOracleTests {
                           "h264-conformance/jvt-avc-v1/BA1_FT_C.264", "h264-conformance/jvt-frext/FRExt1_Panasonic.avc"]
 
     @Test(.requiresMedia, arguments: streams)
-    func avccEqualsTheMdatFFmpegWrites(stream: String) throws {
+    func avccEqualsTheMdatFFmpegWrites(stream: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let mp4 = directory.appendingPathComponent("out.mp4").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", MediaFiles.url(stream).path, "-c", "copy", "-an", mp4])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", MediaFiles.url(stream).path, "-c", "copy", "-an", mp4])
         let mdat = try #require(MP4Boxes.payloads(of: "mdat", in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4)))).first)
         let annexB = try MediaFiles.bytes(stream)
         let avcc = try AVCC.avcc(fromAnnexB: annexB)

@@ -21,7 +21,7 @@ import TestSupport
         return found
     }
 
-    @Test func positionsAreThoseOfTheWholeBufferScanAtEveryChunkSize() throws {
+    @Test(.requiresMedia) func positionsAreThoseOfTheWholeBufferScanAtEveryChunkSize() throws {
         // Real NAL units joined with every separator Annex B allows, and garbage before the first start code.
         let source = try MediaFiles.bytes("encoded/cars_320x240.h264")
         let units = AnnexB.nalUnitRanges(in: source).map { Array(source[$0]) }

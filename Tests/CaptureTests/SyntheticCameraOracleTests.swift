@@ -38,7 +38,7 @@ struct SyntheticCameraOracleTests {
         let path = directory.appendingPathComponent("camera.y4m").path
         try Data(y4m).write(to: URL(fileURLWithPath: path))
 
-        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                        "-show_entries", "stream=width,height,nb_read_frames,pix_fmt",
                                                        "-of", "default=noprint_wrappers=1", path])
         let fields = Dictionary(uniqueKeysWithValues: probe.text.split(separator: "\n").compactMap { line -> (String, String)? in
@@ -51,7 +51,7 @@ struct SyntheticCameraOracleTests {
         #expect(fields["pix_fmt"] == "yuvj420p" || fields["pix_fmt"] == "yuv420p")
 
         // ffmpeg turns the Y4M into raw NV12: every frame equals what the camera delivered.
-        let raw = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "nv12", "-"])
+        let raw = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "nv12", "-"])
         let frameSize = 320 * 240 * 3 / 2
         #expect(raw.standardOutput.count == 30 * frameSize)
         let decoded = [UInt8](raw.standardOutput)
@@ -61,14 +61,14 @@ struct SyntheticCameraOracleTests {
     }
 
     @Test("ffmpeg shows the colour bars in their colours", arguments: [PixelFormat.nv12, .nv21, .i420])
-    func colourBars(format: PixelFormat) throws {
+    func colourBars(format: PixelFormat) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let width = 320, height = 240
         let picture = try SyntheticCamera(width: width, height: height, format: format, realTime: false).frame(at: 0).pixelBuffer
         let path = directory.appendingPathComponent("frame.yuv").path
         try Data(picture.packedBytes).write(to: URL(fileURLWithPath: path))
-        let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", format.ffmpegName,
+        let output = try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", format.ffmpegName,
                                                        "-s", "\(width)x\(height)", "-i", path,
                                                        "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         let rgb = [UInt8](output.standardOutput)

@@ -109,7 +109,7 @@ struct SyntheticCameraTests {
         #expect(rows(camera.frame(at: 12).pixelBuffer) == rows(try SyntheticCamera(realTime: false).frame(at: 12).pixelBuffer))
     }
 
-    @Test("real-time pacing: 15 frames at 30 fps take at least 0.45 s")
+    @Test("real-time pacing: 15 frames at 30 fps take at least 0.45 s", .needsRealTime)
     func pacing() async throws {
         let camera = try SyntheticCamera(width: 160, height: 120, frameRate: 30)
         let clock = ContinuousClock()
@@ -124,7 +124,7 @@ struct SyntheticCameraTests {
         #expect(Int(last.value) + 1 == delivered.count + (await camera.droppedFrameCount))
     }
 
-    @Test("a late consumer makes the camera drop and count frames, and the pts show the gap")
+    @Test("a late consumer makes the camera drop and count frames, and the pts show the gap", .needsRealTime)
     func lateConsumerDrops() async throws {
         let camera = try SyntheticCamera(width: 160, height: 120, frameRate: 30)
         var indices: [Int64] = []
@@ -152,7 +152,7 @@ struct SyntheticCameraTests {
         #expect(try await camera.nextFrame() == nil)
     }
 
-    @Test("stop() ends a pending wait, and later calls return nil", .timeLimit(.minutes(5)))
+    @Test("stop() ends a pending wait, and later calls return nil", .needsRealTime, .timeLimit(.minutes(5)))
     func stopEndsTheStream() async throws {
         // One frame an hour: after frame 0, the next wait would last an hour unless stop() ends it.
         let camera = try SyntheticCamera(width: 32, height: 32, frameDuration: MediaTime(value: 3600, timescale: 1))
@@ -164,7 +164,7 @@ struct SyntheticCameraTests {
         #expect(try await camera.nextFrame() == nil)
     }
 
-    @Test("cancelling the waiting task ends the stream", .timeLimit(.minutes(5)))
+    @Test("cancelling the waiting task ends the stream", .needsRealTime, .timeLimit(.minutes(5)))
     func cancellationEndsTheStream() async throws {
         let camera = try SyntheticCamera(width: 32, height: 32, frameDuration: MediaTime(value: 3600, timescale: 1))
         #expect(try await camera.nextFrame() != nil)

@@ -81,7 +81,7 @@ struct SyntheticMicrophoneTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("tone.wav").path
         try Data(header + pcm).write(to: URL(fileURLWithPath: path))
-        let output = try ExternalTool.check("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "astats", "-f", "null", "-"])
+        let output = try await ExternalTool.check("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "astats", "-f", "null", "-"])
         func value(_ key: String) -> Double? {
             output.standardError.split(separator: "\n").lazy.compactMap { line -> Double? in
                 guard let range = line.range(of: key + ": ") else { return nil }
@@ -94,7 +94,7 @@ struct SyntheticMicrophoneTests {
         #expect(abs(rms - 20 * log10(0.5 / 2.0.squareRoot())) < 0.3, "RMS \(rms) dB")
     }
 
-    @Test("real-time pacing: 10 blocks of 1024 at 48 kHz take at least 10·1024/48000 s")
+    @Test("real-time pacing: 10 blocks of 1024 at 48 kHz take at least 10·1024/48000 s", .needsRealTime)
     func pacing() async throws {
         // A generous ring buffer: a test runner that stalls this task must not turn into an overrun here.
         let microphone = try SyntheticMicrophone(maximumLatency: MediaTime(value: 60, timescale: 1))
@@ -115,7 +115,7 @@ struct SyntheticMicrophoneTests {
         }
     }
 
-    @Test("a consumer later than the ring buffer allows causes a counted overrun and a pts jump")
+    @Test("a consumer later than the ring buffer allows causes a counted overrun and a pts jump", .needsRealTime)
     func overrun() async throws {
         let microphone = try SyntheticMicrophone(samplesPerBuffer: 256, maximumLatency: MediaTime(value: 1, timescale: 100))
         let first = try #require(try await microphone.nextBuffer())
@@ -127,7 +127,7 @@ struct SyntheticMicrophoneTests {
         #expect(second.pts.value - first.pts.value == 256 + lost)
     }
 
-    @Test("stop() and cancellation end the stream", .timeLimit(.minutes(5)))
+    @Test("stop() and cancellation end the stream", .needsRealTime, .timeLimit(.minutes(5)))
     func stopping() async throws {
         // One block a minute: a wait that only stop() or cancellation can end early.
         let microphone = try SyntheticMicrophone(sampleRate: 8000, samplesPerBuffer: 65536)

@@ -46,12 +46,12 @@ struct AnnexBFrameAssemblerTests {
         #expect(frames.enumerated().allSatisfy { $0.element.dts.value == Int64($0.offset) * frames[0].duration.value })
     }
 
-    @Test func joiningMidStreamStartsAtTheNextKeyFrame() throws {
+    @Test func joiningMidStreamStartsAtTheNextKeyFrame() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let source = directory.appendingPathComponent("s.y4m").path
         let stream = directory.appendingPathComponent("s.264").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "30", source])
-        try ExternalTool.check("x264", ["--quiet", "--keyint", "10", "--min-keyint", "10", "--no-scenecut", "--bframes", "0", "-o", stream, source])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "30", source])
+        try await ExternalTool.check("x264", ["--quiet", "--keyint", "10", "--min-keyint", "10", "--no-scenecut", "--bframes", "0", "-o", stream, source])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stream)))
         // Cut into the middle of the first GOP: the assembler must skip to the IDR of frame 10.
         let cut = Array(bytes[(bytes.count / 5)...])
@@ -67,14 +67,14 @@ struct AnnexBFrameAssemblerTests {
     /// puts out (`ffprobe -show_frames`: `coded_picture_number` in output order), one frame apart, none shown
     /// before it is decoded.
     @Test(arguments: [["--bframes", "2", "--b-pyramid", "none"], ["--bframes", "3", "--b-pyramid", "normal"], ["--bframes", "0"]])
-    func presentationTimesFollowPictureOrderCounts(options: [String]) throws {
+    func presentationTimesFollowPictureOrderCounts(options: [String]) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("s.y4m").path
         let stream = directory.appendingPathComponent("s.264").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "40", source])
-        try ExternalTool.check("x264", ["--quiet", "--keyint", "12", "--min-keyint", "12", "--no-scenecut", "--b-adapt", "0", "-o", stream, source] + options)
-        let displayed = try ExternalTool.check("ffprobe", ["-v", "error", "-show_frames", "-show_entries", "frame=coded_picture_number",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "40", source])
+        try await ExternalTool.check("x264", ["--quiet", "--keyint", "12", "--min-keyint", "12", "--no-scenecut", "--b-adapt", "0", "-o", stream, source] + options)
+        let displayed = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_frames", "-show_entries", "frame=coded_picture_number",
                                                            "-of", "csv=p=0", stream]).text
             .split(separator: "\n").compactMap { Int($0.split(separator: ",").first ?? "") }
         let (frames, _) = assemble([UInt8](try Data(contentsOf: URL(fileURLWithPath: stream))), codec: .h264, chunk: 1000)

@@ -60,7 +60,7 @@ struct FFmpegAACTests {
     }
 
     @Test("2 s of sine at 48 kHz stereo → ADTS that ffprobe reads as AAC LC 48000 Hz 2 channels, 2 s long")
-    func encodeToADTS() throws {
+    func encodeToADTS() async throws {
         let configuration = AudioEncoderConfiguration(sampleRate: 48000, channelCount: 2, bitRate: 128_000)
         let encoder = try FFmpegTestSupport.engine("aac").makeAudioEncoder(configuration)
         #expect(encoder.format.profile == "LC" && encoder.format.sampleRate == 48000 && encoder.format.channelCount == 2)
@@ -89,7 +89,7 @@ struct FFmpegAACTests {
         #expect(info["channels"] == "2")
         // ADTS carries no duration: count the frames ffprobe reads (1024 samples each) minus the
         // encoder's priming (its first pts, −1024 for FFmpeg's aac); within one frame (21.3 ms) of 2 s.
-        let packets = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "a:0", "-count_packets",
+        let packets = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "a:0", "-count_packets",
                                                          "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", url.path])
         let count = try #require(Int(packets.text.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(count == frames.count)
@@ -99,7 +99,7 @@ struct FFmpegAACTests {
     }
 
     @Test("our AAC decoder gives exactly ffmpeg's PCM for the same frames")
-    func decodeMatchesFFmpeg() throws {
+    func decodeMatchesFFmpeg() async throws {
         let configuration = AudioEncoderConfiguration(sampleRate: 48000, channelCount: 2, bitRate: 96_000)
         let encoder = try FFmpegTestSupport.engine("aac").makeAudioEncoder(configuration)
         var frames: [EncodedAudioFrame] = []
@@ -121,7 +121,7 @@ struct FFmpegAACTests {
             adts += frame.data
         }
         let url = try FFmpegTestSupport.write(adts, name: "decode.aac")
-        let reference = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
+        let reference = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
         let theirs = reference.standardOutput.withUnsafeBytes { raw in
             (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
         }

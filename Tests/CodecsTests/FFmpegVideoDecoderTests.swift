@@ -45,10 +45,10 @@ struct FFmpegVideoDecoderTests {
 
     @Test("an x265 stream (made here by the x265 tool, with B-frames) is bit-exact with ffmpeg", .requiresMedia,
           .enabled(if: ExternalTool.isRunnable("x265")))
-    func x265Stream() throws {
+    func x265Stream() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let output = directory.appendingPathComponent("cars.h265")
-        try ExternalTool.check("x265", ["--input", MediaFiles.url("sequences/cars_320x240.i420").path,
+        try await ExternalTool.check("x265", ["--input", MediaFiles.url("sequences/cars_320x240.i420").path,
                                         "--input-res", "320x240", "--fps", "30", "--frames", "20", "--bframes", "3",
                                         "--keyint", "10", "--log-level", "error", "--output", output.path])
         try Self.expectBitExact(file: output, codec: .hevc, engine: "x265")

@@ -93,7 +93,7 @@ struct FFmpegX264EncoderTests {
     /// source samples after ffmpeg decodes it, not against another encode.
     @Test("every pixel layout with padded rows reaches the encoder sample for sample",
           arguments: PixelFormat.allCases)
-    func layouts(format: PixelFormat) throws {
+    func layouts(format: PixelFormat) async throws {
         var configuration = CompressionConfiguration(codec: .h264, width: 320, height: 240, profileLevel: .h264High)
         configuration.quantizer = 8
         let encoder = try FFmpegTestSupport.engine("x264").makeVideoEncoder(configuration)
@@ -105,7 +105,7 @@ struct FFmpegX264EncoderTests {
         }
         frames += try encoder.flush()
         let url = try FFmpegTestSupport.write(FFmpegTestSupport.annexB(frames), name: "layout.h264")
-        let decoded = [UInt8](try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo",
+        let decoded = [UInt8](try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo",
                                                                 "-pix_fmt", "yuv420p", "-"]).standardOutput)
         let frameSize = 320 * 240 * 3 / 2
         #expect(decoded.count == 5 * frameSize)
@@ -136,7 +136,7 @@ struct FFmpegX264EncoderTests {
     }
 
     @Test("entropyMode CAVLC on Main, level 3.1, expected frame rate 25")
-    func entropyLevelRate() throws {
+    func entropyLevelRate() async throws {
         var configuration = CompressionConfiguration(codec: .h264, width: 320, height: 240,
                                                      profileLevel: ProfileLevel(profile: .main, level: "3.1"))
         configuration.entropyMode = .cavlc
@@ -149,7 +149,7 @@ struct FFmpegX264EncoderTests {
         #expect(info["r_frame_rate"] == "25/1")
         #expect(frames.first?.format.profileLevel == ProfileLevel(profile: .main, level: "3.1"))
         // entropy_coding_mode_flag is the first bit after two ue(v)s in the PPS: ffmpeg's trace_headers says.
-        let trace = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-c", "copy", "-bsf:v", "trace_headers",
+        let trace = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-c", "copy", "-bsf:v", "trace_headers",
                                                       "-f", "null", "-", "-loglevel", "trace"])
         #expect(trace.standardError.contains("entropy_coding_mode_flag") && trace.standardError.range(
             of: #"entropy_coding_mode_flag\s+0\s+= 0"#, options: .regularExpression) != nil)

@@ -10,7 +10,7 @@ import TestSupport
 /// profiles that cannot code it (x264 would fail inside `avcodec_open2`).
 @Suite("FFmpeg engine: x264 lossless", .enabled(if: FFmpegTestSupport.toolsAvailable))
 struct FFmpegX264LosslessTests {
-    @Test func quantizerZeroInHigh444PredictiveDecodesToTheInputExactly() throws {
+    @Test func quantizerZeroInHigh444PredictiveDecodesToTheInputExactly() async throws {
         var configuration = CompressionConfiguration(codec: .h264, width: 320, height: 240, profileLevel: .h264High444Predictive)
         configuration.quantizer = 0
         configuration.allowFrameReordering = false
@@ -22,7 +22,7 @@ struct FFmpegX264LosslessTests {
         let info = try FFmpegTestSupport.streamInfo(url, entries: "profile,pix_fmt")
         #expect(info["profile"] == "High 4:4:4 Predictive" && info["pix_fmt"] == "yuv420p")
         #expect(frames.first?.format.profileLevel.profile == .high444Predictive, "the description read from the in-band SPS")
-        let decoded = [UInt8](try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo",
+        let decoded = [UInt8](try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo",
                                                                "-pix_fmt", "yuv420p", "-"]).standardOutput)
         var source: [UInt8] = []
         for index in 0..<count {

@@ -68,10 +68,10 @@ struct NativeEngineTests {
         #expect(frames.first?.format.profileLevel.profile == .constrainedBaseline)
         let path = try ExternalTool.temporaryDirectory().appendingPathComponent("native.h264").path
         try Self.write(frames, to: path)
-        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                                         "stream=profile,width,height,nb_read_frames,r_frame_rate", "-of", "csv=p=0", path])
         #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "Constrained Baseline,320,240,30/1,60")
-        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode", "-i", path, "-f", "null", "-"])
+        let decoded = try await ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode", "-i", path, "-f", "null", "-"])
         #expect(decoded.status == 0 && decoded.standardError.isEmpty, "\(decoded.standardError)")
     }
 
@@ -165,7 +165,7 @@ struct NativeEngineTests {
         let path = try ExternalTool.temporaryDirectory().appendingPathComponent("forced.h264").path
         try Self.write(frames, to: path)
         // ffprobe's own view: the pictures that are IDR (key) and I.
-        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", path])
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", path])
         let keys = probe.text.split(separator: "\n").enumerated().filter { $0.element.hasPrefix("1") }.map(\.offset)
         #expect(keys == [0, 7, 12], "\(probe.text)")
         let types = frames[7].nalUnitRanges.map { frames[7].data[$0.lowerBound] & 0x1F }

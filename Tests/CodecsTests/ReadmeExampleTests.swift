@@ -26,7 +26,7 @@ struct ReadmeExampleTests {
     func exampleRuns() async throws {
         let path = try ExternalTool.temporaryDirectory().appendingPathComponent("readme.h264").path
         #expect(try await recordAndPlayBack(to: path) == 60)
-        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                                         "stream=nb_read_frames,width,height", "-of", "csv=p=0", path])
         #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "320,240,60")
     }

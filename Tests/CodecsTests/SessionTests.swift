@@ -78,7 +78,7 @@ struct SessionTests {
         let report = try await session.close()
         let pictures = await consumer.value
         #expect(report.emitted == pictures.count && report.isComplete)
-        let raw = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).standardOutput
+        let raw = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]).standardOutput
         #expect(pictures.count == 30)
         #expect(pictures.flatMap(\.picture.packedBytes) == [UInt8](raw))
         #expect(zip(pictures, pictures.dropFirst()).allSatisfy { $0.pts < $1.pts }, "display order")

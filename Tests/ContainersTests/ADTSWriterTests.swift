@@ -52,7 +52,7 @@ struct ADTSWriterTests {
     }
 
     @Test("ffprobe reads our file: AAC LC, 44100 Hz, mono, 144 packets", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
-    func ffprobeReadsOurs() throws {
+    func ffprobeReadsOurs() async throws {
         let frames = try Self.rawFrames(try MediaFiles.bytes(Self.sample))
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,7 +63,7 @@ struct ADTSWriterTests {
             try writer.write(EncodedAudioFrame(data: frame, pts: .zero, duration: duration, format: Self.format(withConfig: true)))
         }
         try writer.finish()
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-count_packets", "-show_entries",
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_packets", "-show_entries",
                                                         "stream=codec_name,profile,sample_rate,channels,nb_read_packets",
                                                         "-of", "default=noprint_wrappers=1", path])
         let text = output.text

@@ -205,7 +205,7 @@ struct AnnexBWriterTests {
     }
 
     @Test("to a file through the buffered sink", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffprobe")))
-    func toFile() throws {
+    func toFile() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("cars.h264").path
@@ -213,7 +213,7 @@ struct AnnexBWriterTests {
         var writer = try AnnexBWriter(path: path)
         for frame in frames { try writer.write(frame) }
         try writer.finish()
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width,height",
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,width,height",
                                                         "-of", "csv=p=0", path])
         #expect(output.text.trimmingCharacters(in: .whitespacesAndNewlines) == "320,240,30")
     }

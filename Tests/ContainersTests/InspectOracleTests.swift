@@ -31,28 +31,28 @@ struct InspectOracleTests {
     ]
 
     @Test(arguments: generated.map(\.name))
-    func generatedStreamMatchesFFprobe(name: String) throws {
+    func generatedStreamMatchesFFprobe(name: String) async throws {
         guard let recipe = Self.generated.first(where: { $0.name == name }) else { return }
         let directory = try ExternalTool.temporaryDirectory()
         let odd = recipe.tool.hasSuffix("-odd")
         let size = odd ? "1918x1078" : "320x240"
         let source = directory.appendingPathComponent("source.y4m").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-frames:v", odd ? "6" : "40",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25", "-frames:v", odd ? "6" : "40",
                                           "-pix_fmt", "yuv420p", source])
         let output = directory.appendingPathComponent(name).path
         if recipe.tool.hasPrefix("x264") {
-            try ExternalTool.check("x264", ["--quiet", "--no-progress"] + recipe.arguments + ["-o", output, source])
+            try await ExternalTool.check("x264", ["--quiet", "--no-progress"] + recipe.arguments + ["-o", output, source])
         } else {
-            try ExternalTool.check("x265", ["--log-level", "error", "--no-progress"] + recipe.arguments + ["-o", output, source])
+            try await ExternalTool.check("x265", ["--log-level", "error", "--no-progress"] + recipe.arguments + ["-o", output, source])
         }
         try compareWithFFprobe(output)
     }
 
     @Test(arguments: [(8000, 1), (22050, 2), (44100, 1), (48000, 2), (96000, 2), (16000, 6)])
-    func generatedAACMatchesFFprobe(sampleRate: Int, channels: Int) throws {
+    func generatedAACMatchesFFprobe(sampleRate: Int, channels: Int) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let output = directory.appendingPathComponent("tone.aac").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate)",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate)",
                                           "-ac", "\(channels)", "-t", "1.5", "-c:a", "aac", output])
         try compareAACWithFFprobe(output)
     }

@@ -144,7 +144,7 @@ struct MP4WriterStructureTests {
 
     @Test("ffprobe demuxes what we write: sample count, pts/dts of reordered samples, key flags, start 0; classic, faststart, co64, fragmented",
           .enabled(if: ExternalTool.isRunnable("ffprobe")), arguments: [0, 1, 2, 3])
-    func ffprobeDemuxes(layout: Int) throws {
+    func ffprobeDemuxes(layout: Int) async throws {
         let samples = Self.samples(count: 40, gop: 10, reordered: true)
         let path = try ExternalTool.temporaryDirectory().appendingPathComponent("structure-\(layout).mp4").path
         if layout == 3 {
@@ -157,7 +157,7 @@ struct MP4WriterStructureTests {
             for sample in samples { try writer.append(sample, toTrack: 0) }
             try writer.finish()
         }
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                         "packet=pts,dts,flags,size", "-of", "csv=p=0", path])
         let packets = output.text.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         #expect(packets.count == 40)
@@ -166,7 +166,7 @@ struct MP4WriterStructureTests {
         #expect(packets.map { Int64($0[1]) } == samples.map { ($0.dts - firstPTS).converted(to: 90_000).value })
         #expect(packets.map { Int($0[2]) } == samples.map(\.data.count))
         #expect(packets.map { $0[3].hasPrefix("K") } == samples.map(\.isKeyFrame))
-        let stream = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,width,height,start_time",
+        let stream = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,width,height,start_time",
                                                         "-of", "csv=p=0", path])
         #expect(stream.text.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,High,1280,720,0.000000")
     }

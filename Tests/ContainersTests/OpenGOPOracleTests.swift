@@ -36,17 +36,17 @@ struct OpenGOPOracleTests {
     }
 
     @Test(arguments: recipes.map(\.name))
-    func keyFramesAndGOPsMatchFFprobe(name: String) throws {
+    func keyFramesAndGOPsMatchFFprobe(name: String) async throws {
         guard let recipe = Self.recipes.first(where: { $0.name == name }) else { return }
         let directory = try ExternalTool.temporaryDirectory()
         let source = directory.appendingPathComponent("source.y4m").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "90",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "90",
                                           "-pix_fmt", "yuv420p", source])
         let output = directory.appendingPathComponent("\(name).264").path
         if recipe.tool == "x264" {
-            try ExternalTool.check("x264", ["--quiet", "--no-progress"] + recipe.arguments + ["-o", output, source])
+            try await ExternalTool.check("x264", ["--quiet", "--no-progress"] + recipe.arguments + ["-o", output, source])
         } else {
-            try ExternalTool.check("ffmpeg", ["-v", "error", "-i", source] + recipe.arguments + ["-f", "h264", output])
+            try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", source] + recipe.arguments + ["-f", "h264", output])
         }
         let report = VideoStreamAnalyzer.analyze([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))), format: .h264AnnexB)
         #expect(report.issues.isEmpty, "\(report.issues.prefix(3))")

@@ -28,10 +28,10 @@ struct RawVideoReaderTests {
 
     @Test("NV12 and NV21 made by ffmpeg read back to the original I420", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: [PixelFormat.nv12, .nv21, .yv12])
-    func ffmpegLayouts(format: PixelFormat) throws {
+    func ffmpegLayouts(format: PixelFormat) async throws {
         let source = MediaFiles.url(Self.cars).path
         let filter = format == .yv12 ? ["-vf", "shuffleplanes=0:2:1", "-pix_fmt", "yuv420p"] : ["-pix_fmt", format.ffmpegName]
-        let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240",
+        let output = try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240",
                                                        "-i", source, "-frames:v", "5"] + filter + ["-f", "rawvideo", "-"])
         let original = try MediaFiles.bytes(Self.cars)
         var reader = try RawVideoReader(data: [UInt8](output.standardOutput), width: 320, height: 240, format: format)

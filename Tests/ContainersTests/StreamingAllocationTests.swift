@@ -24,7 +24,7 @@ import TestSupport
         return allocations { for unit in units { _ = try? interpreter.interpret(unit) } }
     }
 
-    @Test(arguments: ["encoded/cars_320x240.h264", "encoded/cars_320x240.h265"])
+    @Test(.requiresMedia, arguments: ["encoded/cars_320x240.h264", "encoded/cars_320x240.h265"])
     func noAllocationPerNALUnitBeyondTheParsers(stream: String) throws {
         // The stream twice, so the second copy runs with warm buffers and parameter sets already known.
         let once = try MediaFiles.bytes(stream)

@@ -13,11 +13,11 @@ struct WAVChannelMaskTests {
     @Test("an AAC configuration's mask gives the WAV the layout ffprobe sees in the AAC stream",
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")),
           arguments: ["3.0", "4.0", "5.0", "5.1", "7.1"])
-    func aacConfigurationLayouts(layout: String) throws {
+    func aacConfigurationLayouts(layout: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let aac = directory.appendingPathComponent("tone.aac").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "0.2",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "0.2",
                                           "-af", "aformat=channel_layouts=\(layout)", "-c:a", "aac", aac])
         let header = try #require(ADTSFrameScanner.scan([UInt8](try Data(contentsOf: URL(fileURLWithPath: aac)))).frames.first).header
         let channels = try #require(header.channelConfiguration.channelCount)

@@ -30,7 +30,7 @@ struct WAVWriterTests {
     @Test("PCM 16 and float 32, 1–3 channels: ffprobe reads the format, ffmpeg decodes our samples",
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")),
           arguments: [(SampleFormat.int16, 1), (.int16, 2), (.float32, 1), (.float32, 2), (.int16, 3), (.float32, 3)])
-    func ffprobeReadsOurs(sampleFormat: SampleFormat, channels: Int) throws {
+    func ffprobeReadsOurs(sampleFormat: SampleFormat, channels: Int) async throws {
         let raw = sampleFormat == .int16 ? "s16le" : "f32le"
         let samples = try Self.ffmpegSine(format: raw, sampleRate: 22050, channels: channels)
         let directory = try ExternalTool.temporaryDirectory()
@@ -51,13 +51,13 @@ struct WAVWriterTests {
         #expect(probed["channels"] == "\(channels)")
         // 0.1 s at 22050 Hz: 2205 sample frames.
         #expect(probed["duration_ts"] == "2205")
-        let decoded = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", raw, "-"]).standardOutput
+        let decoded = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", raw, "-"]).standardOutput
         #expect([UInt8](decoded) == samples)
     }
 
     @Test("planar and float input is interleaved and converted; a file finished early is valid",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")))
-    func conversionsAndEarlyFinish() throws {
+    func conversionsAndEarlyFinish() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("planar.wav").path
@@ -72,7 +72,7 @@ struct WAVWriterTests {
         try writer.write(AudioBuffer(sampleRate: 8000, channelCount: 2, format: .float32, isInterleaved: true,
                                      channelData: [floats.withUnsafeBytes { Array($0) }]))
         try writer.finish()  // "early": after a handful of samples
-        let decoded = [UInt8](try ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "s16le", "-"]).standardOutput)
+        let decoded = [UInt8](try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "s16le", "-"]).standardOutput)
         let expected: [Int16] = [1, -1, 2, -2, 3, -3, 16384, -32768]
         #expect(decoded == expected.withUnsafeBytes { Array($0) })
     }

@@ -67,12 +67,12 @@ struct Y4MReaderTests {
     }
 
     @Test("odd sizes, 4:2:0 siting variants and colour range from ffmpeg-made files", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
-    func oddSizeAndRange() throws {
+    func oddSizeAndRange() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = MediaFiles.url("sequences/foreman_qcif8.y4m").path
         let out = directory.appendingPathComponent("odd.y4m").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-i", source, "-vf", "crop=175:143:0:0:exact=1,setparams=range=pc",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", source, "-vf", "crop=175:143:0:0:exact=1,setparams=range=pc",
                                           "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-y", out])
         var reader = try Y4MReader(path: out)
         #expect(reader.header.width == 175 && reader.header.height == 143)
@@ -89,8 +89,8 @@ struct Y4MReaderTests {
 
     @Test("4:2:2, 4:4:4 and mono files are refused, naming the C parameter", .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: [("yuv422p", "422"), ("yuv444p", "444"), ("gray", "mono")])
-    func unsupportedColorSpaces(pixelFormat: String, name: String) throws {
-        let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", MediaFiles.url("sequences/foreman_qcif8.y4m").path,
+    func unsupportedColorSpaces(pixelFormat: String, name: String) async throws {
+        let output = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", MediaFiles.url("sequences/foreman_qcif8.y4m").path,
                                                        "-frames:v", "1", "-pix_fmt", pixelFormat, "-strict", "-1",
                                                        "-f", "yuv4mpegpipe", "-"])
         let bytes = [UInt8](output.standardOutput)

@@ -34,10 +34,10 @@ struct AVCDecoderConfigurationRecordTests {
           .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: ["encoded/cars_320x240.h264", "h264-conformance/jvt-avc-v1/BA_MW_D.264",
                       "h264-conformance/jvt-frext/PPH10I1_Panasonic_A.264"])
-    func ffmpegAvcC(path: String) throws {
+    func ffmpegAvcC(path: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let mp4 = directory.appendingPathComponent("out.mp4").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", MediaFiles.url(path).path,
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", MediaFiles.url(path).path,
                                           "-frames:v", "2", "-c", "copy", mp4])
         let payload = try Self.avcCPayload(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4))))
         let record = try AVCDecoderConfigurationRecord(bytes: payload)
@@ -89,21 +89,21 @@ struct AVCDecoderConfigurationRecordTests {
     /// §5.3.3.1), which x264's stream muxed by ffmpeg and ffmpeg's libx264 both write.
     @Test("High 4:4:4 Predictive (244): the avcC x264 and ffmpeg write parses, with chroma_format 3, and rebuilds byte-identically",
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")), arguments: ["x264", "libx264"])
-    func high444Predictive(writer: String) throws {
+    func high444Predictive(writer: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let y4m = directory.appendingPathComponent("in.y4m").path
         let mp4 = directory.appendingPathComponent("out.mp4").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "3",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "3",
                                           "-pix_fmt", "yuv444p", "-f", "yuv4mpegpipe", y4m])
         if writer == "x264" {
             let h264 = directory.appendingPathComponent("out.h264").path
-            try ExternalTool.check("x264", ["--quiet", "--profile", "high444", "--output-csp", "i444", "-o", h264, y4m])
-            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", h264, "-c", "copy", mp4])
+            try await ExternalTool.check("x264", ["--quiet", "--profile", "high444", "--output-csp", "i444", "-o", h264, y4m])
+            try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", h264, "-c", "copy", mp4])
         } else {
-            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", y4m, "-c:v", "libx264", "-pix_fmt", "yuv444p", mp4])
+            try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", y4m, "-c:v", "libx264", "-pix_fmt", "yuv444p", mp4])
         }
-        let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=profile", "-of", "csv=p=0", mp4])
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=profile", "-of", "csv=p=0", mp4])
         #expect(String(decoding: probe.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "High 4:4:4 Predictive")
         let payload = try Self.avcCPayload(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4))))
         let record = try AVCDecoderConfigurationRecord(bytes: payload)

@@ -37,7 +37,7 @@ struct H264AccessUnitTests {
         "h264-conformance/jvt-frext/FRExt2_Panasonic.avc", // PAFF + MBAFF
         "h264-conformance/jvt-frext/FRExt4_Panasonic.avc",
     ])
-    func fieldPairs(path: String) throws {
+    func fieldPairs(path: String) async throws {
         let units = try H264TestSupport.accessUnits(in: try MediaFiles.bytes(path))
         let pictures = units.compactMap(\.picture)
         #expect(pictures.count == units.count)
@@ -64,7 +64,7 @@ struct H264AccessUnitTests {
             index += 1
         }
         let file = MediaFiles.url(path).path
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                         "frame=coded_picture_number", "-of", "csv=p=0", file])
         let decodedOrder = output.text.split(whereSeparator: \.isNewline)
             .compactMap { Int($0.split(separator: ",").first ?? "") }

@@ -31,11 +31,11 @@ struct H264FieldOrderTests {
     @Test("x264 interlaced: pic_struct decides (x264 --tff codes the bottom field's order count lower)",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")),
           arguments: [("tff=1", H264FieldOrder.topFieldFirst), ("bff=1", .bottomFieldFirst), ("fake-interlaced=1", .topFieldFirst)])
-    func x264Interlaced(parameters: String, expected: H264FieldOrder) throws {
+    func x264Interlaced(parameters: String, expected: H264FieldOrder) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("i.264").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "6",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "6",
                                           "-pix_fmt", "yuv420p", "-c:v", "libx264", "-flags", "+ildct+ilme", "-x264-params", parameters, path])
         let order = H264FieldOrder.of(annexBStream: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(Self.name(of: order) == (try Self.probedFieldOrder(path)))

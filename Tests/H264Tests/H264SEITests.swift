@@ -10,7 +10,7 @@ struct H264SEITests {
     static let foreman = MediaFiles.url("sequences/foreman_qcif8.y4m").path
 
     @Test("x264's user_data_unregistered SEI names the x264 build that `x264 --version` reports", .requiresMedia)
-    func userDataUnregistered() throws {
+    func userDataUnregistered() async throws {
         let (stream, _) = try H264TestSupport.x264(["--preset", "ultrafast"], y4m: Self.foreman)
         let sei = try #require(AnnexB.nalUnitRanges(in: stream).map { stream[$0] }.first { H264NALUnitType(headerByte: $0.first ?? 0) == .supplementalEnhancementInformation })
         let messages = try H264SEIMessage.messages(inNALUnit: sei)
@@ -18,7 +18,7 @@ struct H264SEITests {
         #expect(message.payloadType == .userDataUnregistered)
         #expect(message.payloadType.name == "user_data_unregistered")
         // "x264 0.164.3095 baee400" → the SEI text starts "x264 - core 164 r3095 baee400".
-        let version = try ExternalTool.check("x264", ["--version"]).text
+        let version = try await ExternalTool.check("x264", ["--version"]).text
         let parts = (version.split(whereSeparator: \.isNewline).first ?? "").split(separator: " ")
         let numbers = parts.count > 1 ? parts[1].split(separator: ".") : []
         try #require(numbers.count == 3 && parts.count > 2)

@@ -8,9 +8,9 @@ import TestSupport
 @Suite("streamkit MP4 outputs", .enabled(if: MP4TestMedia.toolsAvailable))
 struct MP4CommandTests {
     @Test("record -o x.mp4: one fragmented file with both tracks, start 0, every frame, clean decode")
-    func recordFragmented() throws {
+    func recordFragmented() async throws {
         let path = try MP4TestMedia.path("record.mp4")
-        let run = try ExternalTool.runProduct("streamkit", ["record", "-o", path, "--frames", "60", "--size", "320x240", "--gop", "15"])
+        let run = try await ExternalTool.runProduct("streamkit", ["record", "-o", path, "--frames", "60", "--size", "320x240", "--gop", "15"])
         #expect(run.status == 0, "\(run.standardError)")
         let boxes = try MP4WriterTests.topLevelBoxes(path)
         #expect(boxes.prefix(2) == ["ftyp", "moov"] && boxes.contains("moof") && boxes.last == "mfra", "boxes \(boxes)")
@@ -27,9 +27,9 @@ struct MP4CommandTests {
     }
 
     @Test("record --no-fragments --faststart: a classic file, moov first")
-    func recordClassic() throws {
+    func recordClassic() async throws {
         let path = try MP4TestMedia.path("record-classic.mp4")
-        let run = try ExternalTool.runProduct("streamkit", ["record", "-o", path, "--frames", "45", "--size", "320x240",
+        let run = try await ExternalTool.runProduct("streamkit", ["record", "-o", path, "--frames", "45", "--size", "320x240",
                                                             "--no-fragments", "--faststart"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(try MP4WriterTests.topLevelBoxes(path) == ["ftyp", "moov", "free", "mdat"])
@@ -41,11 +41,11 @@ struct MP4CommandTests {
     }
 
     @Test("encode testsrc/sine -o .mp4, .mov (H.265), .m4a")
-    func encode() throws {
+    func encode() async throws {
         let mp4 = try MP4TestMedia.path("encode.mp4"), mov = try MP4TestMedia.path("encode.mov"), m4a = try MP4TestMedia.path("encode.m4a")
-        #expect(try ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mp4, "--frames", "30", "--bframes", "2"]).status == 0)
-        #expect(try ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mov, "--frames", "20", "--codec", "hevc"]).status == 0)
-        #expect(try ExternalTool.runProduct("streamkit", ["encode", "sine", "-o", m4a, "--duration", "1"]).status == 0)
+        #expect(try await ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mp4, "--frames", "30", "--bframes", "2"]).status == 0)
+        #expect(try await ExternalTool.runProduct("streamkit", ["encode", "testsrc", "-o", mov, "--frames", "20", "--codec", "hevc"]).status == 0)
+        #expect(try await ExternalTool.runProduct("streamkit", ["encode", "sine", "-o", m4a, "--duration", "1"]).status == 0)
         for (path, codec, frames) in [(mp4, "h264", "30"), (mov, "hevc", "20")] {
             let stream = try #require(try MP4TestMedia.streams(path).first)
             #expect(stream["codec_name"] == codec && stream["nb_frames"] == frames)
@@ -58,17 +58,17 @@ struct MP4CommandTests {
     }
 
     @Test("encode in.mp4 (ffmpeg's, B-frames + AAC) -o .h264 and .mp4: the video decoded and encoded again, every frame")
-    func encodeFromMP4() throws {
+    func encodeFromMP4() async throws {
         let input = try MP4TestMedia.path("transcode-in.mp4")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
                                           "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-bf", "3", "-c:a", "aac", input])
         let inputFrames = try #require(try MP4TestMedia.streams(input).first?["nb_frames"])
         #expect(inputFrames == "50")
         let h264 = try MP4TestMedia.path("transcode.h264"), mp4 = try MP4TestMedia.path("transcode.mp4")
         for output in [h264, mp4] {
-            let run = try ExternalTool.runProduct("streamkit", ["encode", input, "-o", output, "--gop", "10"])
+            let run = try await ExternalTool.runProduct("streamkit", ["encode", input, "-o", output, "--gop", "10"])
             #expect(run.status == 0, "\(run.standardError)")
-            let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+            let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                            "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", output])
             #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,320,240,\(inputFrames)", "\(output)")
             #expect(try MP4TestMedia.decodeErrors(output) == "")
@@ -76,7 +76,7 @@ struct MP4CommandTests {
         // The frame rate comes from the input: 50 frames over 2 s.
         let stream = try #require(try MP4TestMedia.streams(mp4).first)
         #expect(stream["r_frame_rate"] == "25/1" && Double(stream["start_time"] ?? "") == 0)
-        let sized = try ExternalTool.runProduct("streamkit", ["encode", input, "-o", h264, "--size", "64x64"])
+        let sized = try await ExternalTool.runProduct("streamkit", ["encode", input, "-o", h264, "--size", "64x64"])
         #expect(sized.status != 0, "--size conflicts with an MP4 input")
     }
 

@@ -79,7 +79,7 @@ struct IntraEncoderBitExactnessTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("native-h264-\(UUID().uuidString).h264").path
         try Data(stream).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let probe = try ExternalTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let probe = try await ExternalTool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                      "stream=codec_name,profile,level,width,height,pix_fmt,r_frame_rate", "-of", "default=nw=1", path])
         #expect(probe.status == 0, "\(probe.standardError)")
         let fields = Set(probe.text.split(separator: "\n").map(String.init))

@@ -6,18 +6,21 @@ import TestSupport
 /// `streamkit publish camera` through a throttled TCP relay into nginx-rtmp, which records the stream: the
 /// bitrate steps down while the link is capped below the stream's rate, drops are reported, the cap lifted
 /// brings the bitrate back, a killed and restarted relay is reconnected through, and what nginx recorded still
-/// decodes with `-err_detect explode`. Ports 22030–22031.
-@Suite("publish through a throttled relay → nginx-rtmp", .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe", "python3")))
+/// decodes with `-err_detect explode`. Its ports are its own (``TestPorts``).
+/// The rates it compares are measured over seconds of a live camera encoded in real time: it runs alone
+/// (``RealTimeSuites``).
+@Suite("publish through a throttled relay → nginx-rtmp", .serialized, .runsAlone, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe", "python3")))
 struct AdaptationProofTests {
     @Test("Bitrate down on a slow link, up when it recovers; reconnects after the relay dies; the recording decodes")
     func adaptsAndReconnects() async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
-        let server = try await NginxRTMP(port: 22030, in: directory, records: true)
+        let server = try await NginxRTMP(port: port, in: directory, records: true)
         defer { Task { await server.stop() } }
-        var relay = try await ThrottledRelay(port: 22031, to: 22030, bytesPerSecond: 15_000, in: directory)
+        var relay = try await ThrottledRelay(port: port + 1, to: port, bytesPerSecond: 15_000, in: directory)
         let capped = relay
         defer { Task { await capped.kill() } }
-        let publisher = try Streamkit.start(["publish", "camera", "rtmp://127.0.0.1:22031/live/adapt", "--size", "640x360",
+        let publisher = try Streamkit.start(["publish", "camera", "rtmp://127.0.0.1:\(port + 1)/live/adapt", "--size", "640x360",
                                              "--bitrate", "1000k", "--min-bitrate", "60k", "--max-delay", "0.6", "--gop", "30"],
                                             logsIn: directory)
         defer { Task { await publisher.stop() } }
@@ -28,7 +31,7 @@ struct AdaptationProofTests {
         let afterLift = publisher.standardError
         await relay.kill()
         try await Task.sleep(for: .seconds(2))
-        relay = try await ThrottledRelay(port: 22031, to: 22030, bytesPerSecond: 0, in: directory)
+        relay = try await ThrottledRelay(port: port + 1, to: port, bytesPerSecond: 0, in: directory)
         let restarted = relay
         defer { Task { await restarted.kill() } }
         try await Task.sleep(for: .seconds(8))
@@ -54,7 +57,7 @@ struct AdaptationProofTests {
         let recordings = server.recordings(of: "adapt")
         #expect(recordings.count >= 2, "nginx recorded the publish before and after the reconnection: \(recordings)\n\(context)")
         for recording in recordings {
-            let decode = try ExternalTool.run("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", recording, "-f", "null", "-"])
+            let decode = try await ExternalTool.run("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", recording, "-f", "null", "-"])
             #expect(decode.status == 0 && decode.standardError.isEmpty, "\(recording) decodes: \(decode.standardError.prefix(2000))")
         }
         let after = try recordings.last.map { try ProbedPacket.read($0).filter(\.isVideo).count } ?? 0

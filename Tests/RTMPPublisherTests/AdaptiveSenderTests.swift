@@ -24,7 +24,10 @@ final class SlowSink: Sendable {
     }
 }
 
-@Suite("RTMP publisher: adapting to a slow link")
+/// The link's rate and the pictures' pace are real time (a picture every 1/30 s against a byte budget per second): on a
+/// machine shared with the rest of a parallel run the pace slips and the proof with it, so it runs alone
+/// (``RealTimeSuites``).
+@Suite("RTMP publisher: adapting to a slow link", .runsAlone)
 struct AdaptiveSenderTests {
     @Test("A slow link lowers the bitrate and drops droppable pictures; a fast one raises it again")
     func adaptsToTheLink() async throws {

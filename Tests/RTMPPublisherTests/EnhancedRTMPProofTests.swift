@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 
 /// H.265 over Enhanced RTMP: the modern FFmpeg as the server (`-listen 1`) receives our HEVC publish and
-/// decodes it bit-exactly against our own `.h265` of the same encode. Port 22020.
-@Suite("publish --codec hevc → modern FFmpeg (Enhanced RTMP)", .serialized, .enabled(if: ModernFFmpeg.isRunnable))
+/// decodes it bit-exactly against our own `.h265` of the same encode. Its port is its own (``TestPorts``).
+@Suite("publish --codec hevc → modern FFmpeg (Enhanced RTMP)", .needsRealTime, .serialized, .enabled(if: ModernFFmpeg.isRunnable))
 struct EnhancedRTMPProofTests {
     @Test("The modern FFmpeg decodes our HEVC publish bit-exactly")
     func hevcPublish() async throws {
@@ -13,12 +13,12 @@ struct EnhancedRTMPProofTests {
         let modern = try ModernFFmpeg.path()
         let received = directory.appendingPathComponent("received.md5").path
         let saved = directory.appendingPathComponent("sent.h265").path
-        let port = 22020
+        let port = TestPorts.reserve()
         let server = try PeerProcess(modern, ["-hide_banner", "-v", "error", "-listen", "1", "-i", "rtmp://127.0.0.1:\(port)/live/hevc",
                                               "-map", "0:v", "-f", "framemd5", received], logsIn: directory)
         defer { Task { await server.stop() } }
-        // ffmpeg accepts one connection only: give it time to listen instead of probing the port.
-        try await Task.sleep(for: .seconds(2))
+        // ffmpeg accepts one connection only: wait until it listens, without probing the port.
+        #expect(await Readiness.waitForListener(port: port), "\(server.logs)")
         let publisher = try await Streamkit.run(["publish", "testsrc", "rtmp://127.0.0.1:\(port)/live/hevc", "--codec", "hevc",
                                                  "--size", "320x240", "--frames", "60", "--save", saved], in: directory)
         await server.waitForExit(seconds: 15)

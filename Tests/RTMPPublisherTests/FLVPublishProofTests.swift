@@ -4,8 +4,9 @@ import TestSupport
 
 /// `streamkit publish x.flv rtmp://…`: an FLV ffmpeg wrote, sent as it is (no re-encode, like
 /// `ffmpeg -re -i x.flv -c copy -f flv rtmp://…`) to ffmpeg as the server (`-listen 1 … -c copy`), which must
-/// receive every packet byte for byte with its pts and dts (B-frame composition times). Ports 23100–23109.
-@Suite("publish x.flv → ffmpeg -listen (copy)", .serialized)
+/// receive every packet byte for byte with its pts and dts (B-frame composition times). Each test has a port of its
+/// own (``TestPorts``).
+@Suite("publish x.flv → ffmpeg -listen (copy)", .needsRealTime, .serialized)
 struct FLVPublishProofTests {
     /// One packet as `ffmpeg -c copy -f framemd5` lists it: stream, dts, pts, size and the payload's MD5.
     struct Packet: Hashable, CustomStringConvertible {
@@ -25,13 +26,13 @@ struct FLVPublishProofTests {
     }
 
     /// Publishes `input` to an ffmpeg server and compares what it recorded with the input, stream by stream.
-    static func publish(_ input: String, port: Int, key: String, extra: [String], server ffmpeg: String, in directory: URL) async throws {
+    static func publish(_ input: String, port: UInt16, key: String, extra: [String], server ffmpeg: String, in directory: URL) async throws {
         let received = directory.appendingPathComponent("received-\(key).flv").path
         let server = try PeerProcess(ffmpeg, ["-hide_banner", "-v", "error", "-listen", "1", "-i", "rtmp://127.0.0.1:\(port)/live/\(key)",
                                               "-map", "0", "-c", "copy", "-f", "flv", received], logsIn: directory)
         defer { Task { await server.stop() } }
-        // ffmpeg accepts one connection only: give it time to listen instead of probing the port.
-        try await Task.sleep(for: .seconds(2))
+        // ffmpeg accepts one connection only: wait until it listens, without probing the port.
+        #expect(await Readiness.waitForListener(port: port), "\(server.logs)")
         let publisher = try await Streamkit.run(["publish", input, "rtmp://127.0.0.1:\(port)/live/\(key)"] + extra, in: directory)
         _ = await server.waitForExit(seconds: 15)
         await server.stop()
@@ -51,12 +52,13 @@ struct FLVPublishProofTests {
     }
 
     @Test("H.264 with B-frames + AAC that ffmpeg wrote: ffmpeg receives every packet unchanged, pts/dts kept",
-          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")), arguments: [(false, 23100), (true, 23101)])
-    func h264(realTime: Bool, port: Int) async throws {
+          .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")), arguments: [false, true])
+    func h264(realTime: Bool) async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.flv").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
                                           "-i", "sine=frequency=440:sample_rate=44100", "-t", "3", "-c:v", "libx264", "-bf", "2",
                                           "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "flv", input])
         let sent = try Self.packets(input)
@@ -67,34 +69,37 @@ struct FLVPublishProofTests {
     @Test("H.265 over Enhanced RTMP that the modern FFmpeg wrote: it receives every packet unchanged",
           .enabled(if: ModernFFmpeg.isRunnable))
     func hevc() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let modern = try ModernFFmpeg.path()
         let input = directory.appendingPathComponent("in.flv").path
-        try ModernFFmpeg.check(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+        try await ModernFFmpeg.check(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
                                 "-i", "sine=frequency=440:sample_rate=48000", "-t", "2", "-c:v", "libx265", "-x265-params",
                                 "bframes=2:keyint=25:log-level=error", "-c:a", "aac", "-f", "flv", input])
-        try await Self.publish(input, port: 23102, key: "hevc", extra: [], server: modern, in: directory)
+        try await Self.publish(input, port: port, key: "hevc", extra: [], server: modern, in: directory)
     }
 
     @Test("Annex B H.264 with B-frames (x264): the composition times ffmpeg receives put the pictures in its decoder's display order",
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe", "x264")))
     func annexBWithBFrames() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("s.y4m").path
         let stream = directory.appendingPathComponent("s.h264").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "50", source])
-        try ExternalTool.check("x264", ["--quiet", "--keyint", "25", "--bframes", "3", "--b-pyramid", "normal", "-o", stream, source])
-        let displayed = try ExternalTool.check("ffprobe", ["-v", "error", "-show_frames", "-show_entries", "frame=coded_picture_number",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "50", source])
+        try await ExternalTool.check("x264", ["--quiet", "--keyint", "25", "--bframes", "3", "--b-pyramid", "normal", "-o", stream, source])
+        let displayed = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_frames", "-show_entries", "frame=coded_picture_number",
                                                            "-of", "csv=p=0", stream]).text
             .split(separator: "\n").compactMap { Int($0.split(separator: ",").first ?? "") }
         let received = directory.appendingPathComponent("received.flv").path
-        let server = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-listen", "1", "-i", "rtmp://127.0.0.1:23103/live/annexb",
+        let server = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-listen", "1", "-i", "rtmp://127.0.0.1:\(port)/live/annexb",
                                                 "-c", "copy", "-f", "flv", received], logsIn: directory)
         defer { Task { await server.stop() } }
-        try await Task.sleep(for: .seconds(2))
-        let publisher = try await Streamkit.run(["publish", stream, "rtmp://127.0.0.1:23103/live/annexb"], in: directory)
+        // ffmpeg accepts one connection only: wait until it listens, without probing the port.
+        #expect(await Readiness.waitForListener(port: port), "\(server.logs)")
+        let publisher = try await Streamkit.run(["publish", stream, "rtmp://127.0.0.1:\(port)/live/annexb"], in: directory)
         _ = await server.waitForExit(seconds: 15)
         await server.stop()
         let video = try Self.packets(received).filter { $0.stream == 0 }

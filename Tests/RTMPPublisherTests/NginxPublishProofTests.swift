@@ -5,12 +5,13 @@ import Testing
 import TestSupport
 
 /// `streamkit publish camera rtmp://…` (the synthetic camera and microphone: H.264 + AAC) into nginx-rtmp, and
-/// Debian's ffmpeg pulling the stream back. Ports 22010–22019.
-@Suite("publish → nginx-rtmp → ffmpeg", .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe")))
+/// Debian's ffmpeg pulling the stream back. Each test has a port of its own (``TestPorts``).
+@Suite("publish → nginx-rtmp → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("nginx", "ffmpeg", "ffprobe")))
 struct NginxPublishProofTests {
     @Test("The pulled video equals our own Annex B file; audio decodes and starts with the video; B-frames keep pts/dts",
-          arguments: [(0, UInt16(22010)), (2, UInt16(22012))])
-    func publishAndPullBack(bFrames: Int, port: UInt16) async throws {
+          arguments: [0, 2])
+    func publishAndPullBack(bFrames: Int) async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let server = try await NginxRTMP(port: port, in: directory)
         defer { Task { await server.stop() } }
@@ -30,8 +31,8 @@ struct NginxPublishProofTests {
         await server.stop()
         await player.waitForExit(seconds: 15)
         await player.stop()
-        let ours = try Streamkit.frameHashes(decoding: saved)
-        let theirs = try Streamkit.frameHashes(decoding: pulled)
+        let ours = try await Streamkit.frameHashes(decoding: saved)
+        let theirs = try await Streamkit.frameHashes(decoding: pulled)
         #expect(ours.count == 150, "\(publisher.logs)")
         #expect(theirs.count >= 60, "ffmpeg pulled \(theirs.count) pictures\n\(player.logs)\n\(server.logs)")
         #expect(theirs == Array(ours.prefix(theirs.count)), "the pulled pictures are ours, from the first, in order")
@@ -40,7 +41,7 @@ struct NginxPublishProofTests {
         let packets = try ProbedPacket.read(pulled)
         let video = packets.filter(\.isVideo), audio = packets.filter { !$0.isVideo }
         #expect(audio.count >= video.count, "audio came along: \(audio.count) packets")
-        let audioDecode = try ExternalTool.run("ffmpeg", ["-v", "error", "-i", pulled, "-map", "0:a", "-f", "null", "-"])
+        let audioDecode = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", pulled, "-map", "0:a", "-f", "null", "-"])
         #expect(audioDecode.status == 0 && audioDecode.standardError.isEmpty, "the audio decodes: \(audioDecode.standardError)")
         if let firstVideo = video.first, let firstAudio = audio.first {
             #expect(abs(firstVideo.pts - firstAudio.pts) <= 34, "A/V start within one frame: video \(firstVideo.pts) ms, audio \(firstAudio.pts) ms")

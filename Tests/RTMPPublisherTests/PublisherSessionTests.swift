@@ -46,7 +46,7 @@ final class RecordingSession: RTMPPublishSession {
     func abandon() {}
 }
 
-@Suite("RTMP publisher: what goes on the wire, in which order")
+@Suite("RTMP publisher: what goes on the wire, in which order", .needsRealTime)
 struct PublisherSessionTests {
     static let url = try! RTMPURL(parsing: "rtmp://127.0.0.1:22999/live/key")
 

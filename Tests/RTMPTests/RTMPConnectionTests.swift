@@ -5,17 +5,18 @@ import Testing
 
 /// Protocol control between two connections over loopback TCP (Adobe RTMP specification 1.0 §5.4, §7.1.7): the
 /// receiver acknowledges once the window the sender set is reached, answers a Ping Request, and answers Set Peer
-/// Bandwidth with its Window Acknowledgement Size; a chunk size set on one side is read on the other. Port 21043.
-@Suite("RTMP connection: acknowledgements, ping, chunk size", .serialized)
+/// Bandwidth with its Window Acknowledgement Size; a chunk size set on one side is read on the other. Port 0: the
+/// kernel gives the listener a free one.
+@Suite("RTMP connection: acknowledgements, ping, chunk size", .needsRealTime, .serialized)
 struct RTMPConnectionTests {
     @Test("acknowledgement at the window, ping response, window size after set peer bandwidth, chunk size both ways")
     func protocolControl() async throws {
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let listener = try TCPListener(bindingTo: .loopback(.ipv4, port: 21043), on: loop)
+        let listener = try TCPListener(bindingTo: .loopback(.ipv4, port: 0), on: loop)
         defer { listener.close() }
         async let accepted = listener.accept()
-        let clientTCP = try await TCPConnection.connect(to: .loopback(.ipv4, port: 21043), on: loop)
+        let clientTCP = try await TCPConnection.connect(to: listener.localAddress, on: loop)
         let serverTCP = try await accepted
         async let serverSide = RTMPConnection.handshake(over: serverTCP, as: .server)
         let client = try await RTMPConnection.handshake(over: clientTCP, as: .client)

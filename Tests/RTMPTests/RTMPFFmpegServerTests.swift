@@ -6,23 +6,24 @@ import Containers
 import Transport
 
 /// Our client publishing to ffmpeg acting as the RTMP server (`ffmpeg -listen 1 -i rtmp://…`, whose chunk reader and
-/// handshake check are strict): ffmpeg records exactly the packets we sent. Ports 21050-21059.
-@Suite("RTMP client → ffmpeg -listen 1", .serialized, .enabled(if: RTMPFixtures.peersAvailable))
+/// handshake check are strict): ffmpeg records exactly the packets we sent. Its port is its own (``TestPorts``).
+@Suite("RTMP client → ffmpeg -listen 1", .needsRealTime, .serialized, .enabled(if: RTMPFixtures.peersAvailable))
 struct RTMPFFmpegServerTests {
     @Test("ffmpeg as the server records the packets we publish")
     func publishToFFmpeg() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let source = try RTMPFixtures.makeFLV(in: directory)
         let tags = try RTMPFixtures.tags(ofFLV: source)
         let recorded = directory.appendingPathComponent("recorded.flv").path
         let server = try PeerProcess("timeout", ["-k", "5", "40", "ffmpeg", "-hide_banner", "-v", "error", "-listen", "1",
-                                                 "-i", "rtmp://127.0.0.1:21050/live/key", "-c", "copy", "-f", "flv", recorded],
+                                                 "-i", "rtmp://127.0.0.1:\(port)/live/key", "-c", "copy", "-f", "flv", recorded],
                                      logsIn: directory)
-        // ffmpeg accepts one connection only: give it time to listen instead of probing the port.
-        try await Task.sleep(for: .seconds(2))
+        // ffmpeg accepts one connection only: wait until it listens, without probing the port.
+        #expect(await Readiness.waitForListener(port: port), "\(server.logs)")
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21050/live/key", on: loop)
+        let client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/key", on: loop)
         try await client.publish()
         for tag in tags {
             switch tag.type {

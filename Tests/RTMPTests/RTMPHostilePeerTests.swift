@@ -6,8 +6,8 @@ import TestSupport
 @testable import Transport
 
 /// Hostile peers against our server: each gets an error for its own connection, a second client on the same
-/// server keeps publishing and playing, and memory stays bounded. Ports 21030-21039.
-@Suite("RTMP server against hostile peers", .serialized)
+/// server keeps publishing and playing, and memory stays bounded. Each test has ports of its own (``TestPorts``).
+@Suite("RTMP server against hostile peers", .needsRealTime, .serialized)
 struct RTMPHostilePeerTests {
     /// A peer that does the handshake, then sends raw bytes.
     static func hostile(_ bytes: [UInt8], port: UInt16, on loop: EventLoop, closeAfter: Bool = false) async throws -> TCPConnection {
@@ -136,28 +136,30 @@ struct RTMPHostilePeerTests {
 
     @Test("declared lengths past the limits and many chunk streams: errors, and memory stays bounded")
     func memoryBounded() async throws {
+        let port = TestPorts.reserve()
+        let defaultPort = TestPorts.reserve()
         let loop = try EventLoop()
         defer { loop.shutdown() }
         var limits = RTMPLimits()
         limits.maximumMessageLength = 1 << 20
-        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: 21031), limits: limits), on: loop)
+        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: port), limits: limits), on: loop)
         let log = EventLog(server)
         server.start()
         defer { server.stop() }
         // A message of 16 MiB − 1 (the most 24 bits can say), over this server's 1 MiB limit.
-        let long = try await Self.hostile([0x06, 0, 0, 0, 0xFF, 0xFF, 0xFF, 9, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 128), port: 21031, on: loop)
+        let long = try await Self.hostile([0x06, 0, 0, 0, 0xFF, 0xFF, 0xFF, 9, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 128), port: port, on: loop)
         #expect(await Self.waitForClose(long))
         let tooLong = await log.wait { if case .failed(_, .messageTooLong(0xFF_FFFF, 1 << 20, 6, 9, _)) = $0 { return true } else { return false } }
         #expect(tooLong != nil, "\(log.events)")
 
         // Default limits: 40 chunk streams each opening a 16 MiB − 1 message and sending 1 MiB of it: the 32 MiB cap
         // on what incomplete messages hold ends the connection long before 640 MiB.
-        let defaultServer = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: 21032)), on: loop)
+        let defaultServer = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: defaultPort)), on: loop)
         let defaultLog = EventLog(defaultServer)
         defaultServer.start()
         defer { defaultServer.stop() }
         let before = residentBytes()
-        let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: 21032), on: loop)
+        let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: defaultPort), on: loop)
         _ = try await RTMPConnection.handshake(over: tcp, as: .client)
         try await tcp.write(Self.controlChunk(type: 1, body: [0x00, 0x10, 0x00, 0x00]))  // chunk size 1 MiB
         let chunk = [UInt8](repeating: 0xAB, count: 1 << 20)
@@ -176,32 +178,33 @@ struct RTMPHostilePeerTests {
         #expect(growth < 200 << 20, "resident memory grew by \(growth >> 20) MiB")
         tcp.close()
         long.close()
-        #expect(try await Self.serverStillWorks(port: 21032, path: "live/still", server: defaultServer, on: loop))
+        #expect(try await Self.serverStillWorks(port: defaultPort, path: "live/still", server: defaultServer, on: loop))
     }
 
     @Test("a slow player is dropped; the publisher and a second player are not held up")
     func secondClientKeepsWorking() async throws {
+        let port = TestPorts.reserve()
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: 21033), playerQueueCapacity: 64), on: loop)
+        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: port), playerQueueCapacity: 64), on: loop)
         let log = EventLog(server)
         server.start()
         defer { server.stop() }
         // A player that plays and then never reads: its socket fills, its queue fills, the server drops it.
-        let stalledTCP = try await TCPConnection.connect(to: .loopback(.ipv4, port: 21033), on: loop)
+        let stalledTCP = try await TCPConnection.connect(to: .loopback(.ipv4, port: port), on: loop)
         let stalled = try await RTMPConnection.handshake(over: stalledTCP, as: .client)
         try await stalled.send(try RTMPCommand(name: "connect", transactionID: 1, commandObject: .object(["app": "live"])).message(streamID: 0))
         try await stalled.send(try RTMPCommand(name: "createStream", transactionID: 2).message(streamID: 0))
         try await stalled.send(try RTMPCommand(name: "play", transactionID: 0, arguments: ["busy"]).message(streamID: 1))
         _ = await log.wait { if case .playing = $0 { return true } else { return false } }
-        let good = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21033/live/busy", on: loop)
+        let good = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/busy", on: loop)
         try await good.play()
         let counter = Task { () -> Int in
             var count = 0
             for await message in good.messages where message.type == .video { count += 1; if count == 500 { break } }
             return count
         }
-        let publisher = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21033/live/busy", on: loop)
+        let publisher = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/busy", on: loop)
         try await publisher.publish()
         let frame = [0x17, 1, 0, 0, 0] + [UInt8](repeating: 0x42, count: 64 * 1024)
         // 500 frames of 64 KiB, 10 ms apart: 32 MiB, more than the stalled player's socket buffers and queue hold.

@@ -4,18 +4,19 @@ import Testing
 import TestSupport
 import Transport
 
-/// Our client and our server, with nothing else: what a new user writes first. Ports 21040-21049.
-@Suite("RTMP client ↔ our server", .serialized)
+/// Our client and our server, with nothing else: what a new user writes first. Each test has a port of its own (``TestPorts``).
+@Suite("RTMP client ↔ our server", .needsRealTime, .serialized)
 struct RTMPLoopbackTests {
     @Test("publish with the client, play with another client: metadata, sequence headers and frames arrive in order")
     func publishAndPlay() async throws {
+        let port = TestPorts.reserve()
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTMPServer(configuration: .allowing(["live/key"], address: .loopback(.ipv4, port: 21040)), on: loop)
+        let server = try RTMPServer(configuration: .allowing(["live/key"], address: .loopback(.ipv4, port: port)), on: loop)
         server.start()
         defer { server.stop() }
 
-        let publisher = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21040/live/key",
+        let publisher = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/key",
                                                      options: RTMPClientOptions(fourCCs: ["hvc1", "avc1"]), on: loop)
         #expect(publisher.serverFourCCs == ["hvc1", "avc1"])
         try await publisher.publish()
@@ -25,7 +26,7 @@ struct RTMPLoopbackTests {
         try await publisher.sendVideo(ByteView(header), timestamp: 0)
         try await publisher.sendAudio(ByteView(audioHeader), timestamp: 0)
         // A player joining now gets onMetaData and both headers, then video from the next key frame on.
-        let player = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21040/live/key", on: loop)
+        let player = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/key", on: loop)
         try await player.play()
         try await publisher.sendVideo(ByteView([0x27, 1, 0, 0, 0, 0xAA]), timestamp: 33)  // inter frame: skipped
         var sent: [[UInt8]] = []
@@ -51,14 +52,15 @@ struct RTMPLoopbackTests {
 
     @Test("the first program: connect, publish, send, close, in a few lines")
     func firstProgram() async throws {
+        let port = TestPorts.reserve()
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: 21041)), on: loop)
+        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: port)), on: loop)
         server.start()
         defer { server.stop() }
         let received = server.subscribe(to: "live/first")
 
-        let client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21041/live/first", on: loop)
+        let client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/first", on: loop)
         try await client.publish()
         try await client.sendVideo(ByteView([0x17, 1, 0, 0, 0, 1, 2, 3]), timestamp: 0)
         await client.close()

@@ -7,8 +7,8 @@ import Transport
 
 /// Our client against nginx-rtmp (Debian's nginx + libnginx-mod-rtmp): we publish the tags of an FLV that ffmpeg
 /// encoded (libx264 with B-frames, AAC) and ffmpeg pulls them back unchanged; ffmpeg publishes and our client plays
-/// the same tags; tshark finds nothing malformed in our session. Ports 21010-21019.
-@Suite("RTMP client ↔ nginx-rtmp", .serialized, .enabled(if: RTMPFixtures.peersAvailable))
+/// the same tags; tshark finds nothing malformed in our session. Each test has a port of its own (``TestPorts``).
+@Suite("RTMP client ↔ nginx-rtmp", .needsRealTime, .serialized, .enabled(if: RTMPFixtures.peersAvailable))
 struct RTMPNginxTests {
     /// What a new user writes to publish an FLV's tags in real time.
     static func publish(tags: [FLVTestTag], to url: String, on loop: EventLoop) async throws {
@@ -34,20 +34,21 @@ struct RTMPNginxTests {
 
     @Test("we publish H.264 + AAC, ffmpeg pulls back the same packets, tshark sees no malformed RTMP")
     func publishToNginx() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let source = try RTMPFixtures.makeFLV(in: directory)
         let tags = try RTMPFixtures.tags(ofFLV: source)
         #expect(tags.contains { $0.type == 9 } && tags.contains { $0.type == 8 })
-        let nginx = try await NginxRTMP(port: 21010, in: directory)
-        let capture = try await PacketCapture(filter: "tcp port 21010", seconds: 40, in: directory)
+        let nginx = try await NginxRTMP(port: port, in: directory)
+        let capture = try await PacketCapture(filter: "tcp port \(port)", seconds: 40, in: directory)
         let pulled = directory.appendingPathComponent("pulled.md5").path
         let player = try PeerProcess("timeout", ["-k", "5", "30", "ffmpeg", "-hide_banner", "-v", "error", "-rtmp_live", "live",
-                                                 "-i", "rtmp://127.0.0.1:21010/live/key", "-c", "copy", "-f", "framemd5", pulled],
+                                                 "-i", "rtmp://127.0.0.1:\(port)/live/key", "-c", "copy", "-f", "framemd5", pulled],
                                      logsIn: directory)
         try await Task.sleep(for: .seconds(1))
         let loop = try EventLoop()
         do {
-            try await Self.publish(tags: tags, to: "rtmp://127.0.0.1:21010/live/key", on: loop)
+            try await Self.publish(tags: tags, to: "rtmp://127.0.0.1:\(port)/live/key", on: loop)
         } catch {
             await player.stop(); await capture.stop(); await nginx.stop(); loop.shutdown()
             throw error
@@ -69,31 +70,32 @@ struct RTMPNginxTests {
             #expect(got.count * 10 >= sent.count * 6, "stream \(stream): ffmpeg pulled \(got.count) of \(sent.count) packets\n\(player.logs)")
             #expect(isContiguousRun(got, of: sent), "stream \(stream): the pulled packets differ from what was sent")
         }
-        let (_, problems, _) = try capture.dissect(decodingAs: ["tcp.port==21010,rtmpt"])
+        let (_, problems, _) = try await capture.dissect(decodingAs: ["tcp.port==\(port),rtmpt"])
         #expect(problems.isEmpty, "tshark: \(problems.prefix(10))")
-        let rtmp = try ExternalTool.check("tshark", ["-r", capture.path, "-d", "tcp.port==21010,rtmpt", "-Y", "rtmpt"]).text
+        let rtmp = try await ExternalTool.check("tshark", ["-r", capture.path, "-d", "tcp.port==\(port),rtmpt", "-Y", "rtmpt"]).text
         #expect(rtmp.contains("publish()") && rtmp.contains("connect('live')"), "tshark does not see our commands:\n\(rtmp.prefix(2000))")
         #expect(rtmp.contains("Video Data") && rtmp.contains("Audio Data"))
     }
 
     @Test("ffmpeg publishes to nginx, our client plays the same tags")
     func playFromNginx() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let source = try RTMPFixtures.makeFLV(in: directory)
         let tags = try RTMPFixtures.tags(ofFLV: source).filter { $0.type == 8 || $0.type == 9 }
-        let nginx = try await NginxRTMP(port: 21011, in: directory)
+        let nginx = try await NginxRTMP(port: port, in: directory)
         let loop = try EventLoop()
         defer { loop.shutdown() }
         let client: RTMPClient
         do {
-            client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21011/live/pulled", on: loop)
+            client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/pulled", on: loop)
             try await client.play()
         } catch {
             await nginx.stop()
             throw error
         }
         let publisher = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-re", "-i", source, "-c", "copy", "-f", "flv",
-                                                   "rtmp://127.0.0.1:21011/live/pulled"], logsIn: directory)
+                                                   "rtmp://127.0.0.1:\(port)/live/pulled"], logsIn: directory)
         let collector = Task { () -> [FLVTestTag] in
             var got: [FLVTestTag] = []
             for await message in client.messages where message.type == .audio || message.type == .video {

@@ -6,23 +6,24 @@ import TestSupport
 import Transport
 
 /// Our server with real peers: ffmpeg (which sends the digest handshake) publishes an FLV into it and we get the
-/// same tags; ffmpeg plays what ffmpeg publishes through it; a wrong stream key is refused. Ports 21020-21029.
-@Suite("RTMP server ↔ ffmpeg", .serialized, .enabled(if: RTMPFixtures.peersAvailable))
+/// same tags; ffmpeg plays what ffmpeg publishes through it; a wrong stream key is refused. Each test has a port of its own (``TestPorts``).
+@Suite("RTMP server ↔ ffmpeg", .needsRealTime, .serialized, .enabled(if: RTMPFixtures.peersAvailable))
 struct RTMPServerTests {
     @Test("ffmpeg publishes into our server (digest handshake); we receive exactly its tags")
     func ffmpegPublishes() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let source = try RTMPFixtures.makeFLV(in: directory)
         let tags = try RTMPFixtures.tags(ofFLV: source).filter { $0.type == 8 || $0.type == 9 }
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTMPServer(configuration: .allowing(["live/good"], address: .loopback(.ipv4, port: 21020)), on: loop)
+        let server = try RTMPServer(configuration: .allowing(["live/good"], address: .loopback(.ipv4, port: port)), on: loop)
         let log = EventLog(server)
         server.start()
         defer { server.stop() }
         let received = server.subscribe(to: "live/good")
         let publisher = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-i", source, "-c", "copy", "-f", "flv",
-                                                   "rtmp://127.0.0.1:21020/live/good"], logsIn: directory)
+                                                   "rtmp://127.0.0.1:\(port)/live/good"], logsIn: directory)
         let collector = Task { () -> [FLVTestTag] in
             var got: [FLVTestTag] = []
             for await message in received where message.type == .audio || message.type == .video {
@@ -42,16 +43,17 @@ struct RTMPServerTests {
 
     @Test("a wrong stream key is refused: ffmpeg fails, the server reports it")
     func wrongKeyRefused() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let source = try RTMPFixtures.makeFLV(in: directory, seconds: 1)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTMPServer(configuration: .allowing(["live/good"], address: .loopback(.ipv4, port: 21021)), on: loop)
+        let server = try RTMPServer(configuration: .allowing(["live/good"], address: .loopback(.ipv4, port: port)), on: loop)
         let log = EventLog(server)
         server.start()
         defer { server.stop() }
         let publisher = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-i", source, "-c", "copy", "-f", "flv",
-                                                   "rtmp://127.0.0.1:21021/live/wrong"], logsIn: directory)
+                                                   "rtmp://127.0.0.1:\(port)/live/wrong"], logsIn: directory)
         let ended = await publisher.waitForExit(seconds: 20)
         await publisher.stop()
         #expect(ended && publisher.status != 0, "ffmpeg published with a wrong key\n\(publisher.logs)")
@@ -59,7 +61,7 @@ struct RTMPServerTests {
         #expect(refused != nil, "\(log.events)")
         #expect(!server.isPublished("live/wrong"))
         // Our own client gets the refusal as a typed error.
-        let client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:21021/live/wrong", on: loop)
+        let client = try await RTMPClient.connect(to: "rtmp://127.0.0.1:\(port)/live/wrong", on: loop)
         await #expect(throws: RTMPError.refused(command: "publish", code: "NetStream.Publish.BadName", description: "publishing live/wrong is not allowed")) {
             try await client.publish()
         }
@@ -68,20 +70,21 @@ struct RTMPServerTests {
 
     @Test("ffmpeg publishes, ffmpeg plays through our server: the packets are the same")
     func ffmpegThroughOurServer() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let source = try RTMPFixtures.makeFLV(in: directory)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: 21022)), on: loop)
+        let server = try RTMPServer(configuration: RTMPServerConfiguration(address: .loopback(.ipv4, port: port)), on: loop)
         server.start()
         defer { server.stop() }
         let pulled = directory.appendingPathComponent("pulled.md5").path
         let player = try PeerProcess("timeout", ["-k", "5", "30", "ffmpeg", "-hide_banner", "-v", "error", "-rtmp_live", "live",
-                                                 "-i", "rtmp://127.0.0.1:21022/live/relay", "-c", "copy", "-f", "framemd5", pulled],
+                                                 "-i", "rtmp://127.0.0.1:\(port)/live/relay", "-c", "copy", "-f", "framemd5", pulled],
                                      logsIn: directory)
         try await Task.sleep(for: .seconds(1))
         let publisher = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-re", "-i", source, "-c", "copy", "-f", "flv",
-                                                   "rtmp://127.0.0.1:21022/live/relay"], logsIn: directory)
+                                                   "rtmp://127.0.0.1:\(port)/live/relay"], logsIn: directory)
         await publisher.waitForExit(seconds: 20)
         await player.waitForExit(seconds: 8)
         await player.stop()

@@ -32,7 +32,7 @@ struct CaptureReplayTests {
     }
 
     @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")))
-    func str0mH264DecodesWithoutAnyError() throws {
+    func str0mH264DecodesWithoutAnyError() async throws {
         let (frames, statistics, packets, receiver) = try Self.replay("str0m_h264.pcap", codec: .h264)
         #expect(packets.count == 298)
         // The capture itself misses packets 19412, 19459 and 19509, and its STAP-A 19388 (SPS, PPS, IDR) declares
@@ -55,7 +55,7 @@ struct CaptureReplayTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("str0m.h264")
         try Data(frames.flatMap(\.annexB)).write(to: file)
-        let decoded = try ExternalTool.check("ffmpeg", ["-hide_banner", "-err_detect", "explode", "-i", file.path,
+        let decoded = try await ExternalTool.check("ffmpeg", ["-hide_banner", "-err_detect", "explode", "-i", file.path,
                                                         "-fps_mode", "passthrough", "-f", "framemd5", "-"])
         let pictures = frames.filter { $0.nalUnits.contains { (1...5).contains($0[0] & 0x1F) } }.count
         // ffmpeg's raw H.264 parser may join a few pictures of this stream (no delimiters) into one frame.

@@ -7,14 +7,15 @@ import TestSupport
 /// ffmpeg as the receiver of our packets: the access units of an x264/x265 stream, packetized by us (STAP-A/AP,
 /// FU-A/FU at a 1000-byte packet size), described by an SDP written here by hand, and copied by ffmpeg to an
 /// elementary stream must come out NAL unit for NAL unit as we sent them.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct FFmpegReceiverTests {
-    @Test(arguments: [("h264", "H264", UInt16(22040)), ("hevc", "H265", 22050)])
-    func ffmpegRebuildsOurPackets(codec: String, encoding: String, port: UInt16) throws {
+    @Test(arguments: [("h264", "H264"), ("hevc", "H265")])
+    func ffmpegRebuildsOurPackets(codec: String, encoding: String) async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (source, _) = try FFmpegSenderTests.encode(codec, in: directory)
-        let capture = try RTPPeers.receive(port: port, whileRunning: [
+        let (source, _) = try await FFmpegSenderTests.encode(codec, in: directory)
+        let capture = try await RTPPeers.receive(port: port, whileRunning: [
             "-readrate", "8", "-i", source, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)",
         ])
         let isH264 = codec == "h264"
@@ -58,12 +59,12 @@ struct FFmpegReceiverTests {
         let ffmpeg = try RTPPeers.start("ffmpeg", ["-protocol_whitelist", "file,udp,rtp", "-i", sdpFile.path,
                                                    "-c", "copy", "-f", codec, "-y", output.path])
         defer { if ffmpeg.isRunning { ffmpeg.terminate() } }
-        usleep(1_500_000)
-        try RTPPeers.send(datagrams, to: port)
-        usleep(1_500_000)
+        #expect(await Readiness.waitForUDP(port: port), "ffmpeg did not bind its RTP port")
+        try await RTPPeers.send(datagrams, to: port)
+        // ffmpeg writes what it has received: give it time to take the last packets in.
+        try await Task.sleep(for: .seconds(1.5))
         ffmpeg.interrupt()
-        let deadline = Date().addingTimeInterval(10)
-        while ffmpeg.isRunning, Date() < deadline { usleep(50_000) }
+        await RTPPeers.waitForExit(ffmpeg, seconds: 10)
         let received = RTPPeers.nalUnits(ofAnnexB: try [UInt8](Data(contentsOf: output)))
         let isSlice: ([UInt8]) -> Bool = { isH264 ? (1...5).contains($0[0] & 0x1F) : ($0[0] >> 1) & 0x3F < 32 }
         let theirs = RTPPeers.withoutRepeatedPrefixUnits(received, isSlice: isSlice)

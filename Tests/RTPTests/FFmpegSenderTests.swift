@@ -7,21 +7,21 @@ import TestSupport
 /// ffmpeg as the sender (`-f rtp`): x264/x265 streams with frames far larger than a packet, and AAC as
 /// mpeg4-generic, received on a UDP socket here. What we rebuild must equal, NAL unit for NAL unit, what
 /// ffmpeg writes with `-c copy -f h264|hevc|adts` from the same file.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct FFmpegSenderTests {
     /// Encodes 2 s of 720p test pattern with a key frame every 10 frames and in-band parameter sets, then
     /// writes the elementary stream ffmpeg would send.
-    static func encode(_ codec: String, in directory: URL) throws -> (source: String, reference: [UInt8]) {
+    static func encode(_ codec: String, in directory: URL) async throws -> (source: String, reference: [UInt8]) {
         let source = directory.appendingPathComponent("source.mkv").path
         let isHEVC = codec == "hevc"
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
                                           "testsrc2=size=1280x720:rate=25", "-frames:v", "50", "-pix_fmt", "yuv420p",
                                           "-c:v", isHEVC ? "libx265" : "libx264", "-g", "10", "-b:v", "4M",
                                           isHEVC ? "-x265-params" : "-x264-params",
                                           isHEVC ? "repeat-headers=1:keyint=10:log-level=error" : "repeat-headers=1",
                                           "-y", source])
         let reference = directory.appendingPathComponent("reference.\(codec)").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", source, "-c", "copy",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", source, "-c", "copy",
                                           "-f", codec, "-y", reference])
         return (source, try [UInt8](Data(contentsOf: URL(fileURLWithPath: reference))))
     }
@@ -37,12 +37,13 @@ struct FFmpegSenderTests {
         return (frames, receiver.statistics)
     }
 
-    @Test(arguments: [("h264", RTPVideoReceiver.Codec.h264, UInt16(22010)), ("hevc", .h265, 22020)])
-    func accessUnitsAreRebuiltByteIdentical(codec: String, payload: RTPVideoReceiver.Codec, port: UInt16) throws {
+    @Test(arguments: [("h264", RTPVideoReceiver.Codec.h264), ("hevc", .h265)])
+    func accessUnitsAreRebuiltByteIdentical(codec: String, payload: RTPVideoReceiver.Codec) async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (source, reference) = try Self.encode(codec, in: directory)
-        let datagrams = try RTPPeers.receive(port: port, whileRunning: [
+        let (source, reference) = try await Self.encode(codec, in: directory)
+        let datagrams = try await RTPPeers.receive(port: port, whileRunning: [
             "-readrate", "8", "-i", source, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)?pkt_size=1200",
         ])
         #expect(datagrams.count > 200, "the key frames need many fragments")
@@ -65,18 +66,18 @@ struct FFmpegSenderTests {
         #expect(ours == theirs, "rebuilt NAL units differ from ffmpeg's elementary stream at \(String(describing: firstDifference))")
     }
 
-    @Test func aacAccessUnitsAreRebuiltByteIdentical() throws {
+    @Test func aacAccessUnitsAreRebuiltByteIdentical() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source.mkv").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
                                           "sine=frequency=440:sample_rate=48000", "-t", "3", "-ac", "2",
                                           "-c:a", "aac", "-b:a", "192k", "-y", source])
         let reference = directory.appendingPathComponent("reference.aac").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", source, "-c", "copy",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", source, "-c", "copy",
                                           "-f", "adts", "-y", reference])
-        let port: UInt16 = 22030
-        let datagrams = try RTPPeers.receive(port: port, whileRunning: [
+        let port = TestPorts.reserve()
+        let datagrams = try await RTPPeers.receive(port: port, whileRunning: [
             "-readrate", "8", "-i", source, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)",
         ])
         var depacketizer = try AACDepacketizer()

@@ -7,15 +7,15 @@ import TestSupport
 /// ffmpeg's x264 stream over RTP with 1 % and 5 % of the packets dropped, some reordered and some repeated,
 /// in-process: nothing crashes, every frame is handed on whole or reported, a frame handed on is exactly the
 /// frame sent, and what is handed on decodes with `ffmpeg -err_detect explode`.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct LossTests {
     @Test(arguments: [(0.01, UInt64(11)), (0.05, 12), (0.05, 13)])
-    func damagedFramesAreNeverHandedOnAsGood(lossRate: Double, seed: UInt64) throws {
+    func damagedFramesAreNeverHandedOnAsGood(lossRate: Double, seed: UInt64) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (source, _) = try FFmpegSenderTests.encode("h264", in: directory)
-        let port = UInt16(22060) + UInt16(seed % 10)
-        let sent = try RTPPeers.receive(port: port, whileRunning: [
+        let (source, _) = try await FFmpegSenderTests.encode("h264", in: directory)
+        let port = TestPorts.reserve()
+        let sent = try await RTPPeers.receive(port: port, whileRunning: [
             "-readrate", "8", "-i", source, "-c", "copy", "-f", "rtp", "rtp://127.0.0.1:\(port)?pkt_size=1200",
         ])
         // The frames as sent, and which packets each used.
@@ -75,7 +75,7 @@ struct LossTests {
 
         let file = directory.appendingPathComponent("received.h264")
         try Data(good.flatMap(\.annexB)).write(to: file)
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-err_detect", "explode",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-err_detect", "explode",
                                           "-i", file.path, "-f", "null", "-"])
     }
 }

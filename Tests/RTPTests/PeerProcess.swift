@@ -32,6 +32,15 @@ final class PeerProcess: @unchecked Sendable {
         return !process.isRunning
     }
 
+    /// Waits up to `seconds` for the process to exit by itself, without holding a thread.
+    /// - Returns: whether it exited.
+    @discardableResult
+    func wait(seconds: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return !process.isRunning
+    }
+
     /// Stops the process (SIGTERM, SIGKILL after 3 s) and returns its standard error.
     @discardableResult
     func stop() -> String {
@@ -47,7 +56,7 @@ final class PeerProcess: @unchecked Sendable {
 }
 
 /// UDP sockets on loopback ports that collect the datagrams a peer sends, with their arrival times.
-final class DatagramCollector {
+final class DatagramCollector: @unchecked Sendable {
     struct Datagram {
         var port: UInt16
         var bytes: [UInt8]
@@ -83,6 +92,12 @@ final class DatagramCollector {
                 }
             }
         }
+    }
+
+    /// ``collect(seconds:until:)`` on a thread of its own (``OffPool``); the caller must not touch the collector
+    /// meanwhile.
+    func collect(seconds: Double, until done: @escaping @Sendable (DatagramCollector) -> Bool) async throws {
+        try await OffPool.run { try self.collect(seconds: seconds, until: done) }
     }
 
     deinit { for item in sockets { try? item.socket.close() } }

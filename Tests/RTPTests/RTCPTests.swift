@@ -84,11 +84,11 @@ import TestSupport
     /// tshark dissects our compound packet in a capture: every field as we meant it, no malformed-packet
     /// or expert warning.
     @Test(.enabled(if: ExternalTool.isRunnable("tshark")))
-    func tsharkDissectsOurRTCP() throws {
+    func tsharkDissectsOurRTCP() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let capture = directory.appendingPathComponent("rtcp.pcap")
         try PacketCapture.write([(seconds: 1.0, payload: try Self.compound.serialized())], sourcePort: 23_201, destinationPort: 23_203, to: capture)
-        let fields = try ExternalTool.check("tshark", [
+        let fields = try await ExternalTool.check("tshark", [
             "-r", capture.path, "-d", "udp.port==23203,rtcp", "-T", "fields", "-E", "separator=;",
             "-e", "rtcp.pt", "-e", "rtcp.ssrc.fraction", "-e", "rtcp.ssrc.cum_nr", "-e", "rtcp.ssrc.jitter",
             "-e", "rtcp.sdes.text", "-e", "rtcp.rtpfb.nack_pid", "-e", "rtcp.rtpfb.nack_blp", "-e", "rtcp.psfb.fmt", "-e", "rtcp.ssrc.identifier", "-e", "_ws.expert", "-e", "_ws.malformed",

@@ -8,7 +8,7 @@ import TestSupport
 /// ffmpeg as the receiver of an ``RTPMediaStream``: x264's frames, wrapped as the `EncodedFrame`s a compression
 /// session hands out, sent by the stream (with its sender reports on the RTCP port) to the port of an SDP our
 /// library wrote; ffmpeg's copy of what it received holds the NAL units that were sent.
-@Suite(.serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+@Suite(.needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct RTPMediaStreamPeerTests {
     /// Access units of an Annex B stream with one slice per picture: the units before each slice, and the slice.
     static func accessUnits(ofAnnexB bytes: [UInt8]) -> [[[UInt8]]] {
@@ -24,12 +24,12 @@ struct RTPMediaStreamPeerTests {
         return units
     }
 
-    @Test func ffmpegReceivesWhatTheStreamSends() throws {
-        let port: UInt16 = 25_010
+    @Test func ffmpegReceivesWhatTheStreamSends() async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source.h264").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
                                           "-frames:v", "25", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-g", "10", "-b:v", "3M",
                                           "-x264-params", "repeat-headers=1", "-f", "h264", "-y", source])
         let accessUnits = Self.accessUnits(ofAnnexB: try [UInt8](Data(contentsOf: URL(fileURLWithPath: source))))
@@ -72,14 +72,15 @@ struct RTPMediaStreamPeerTests {
         let ffmpeg = try RTPPeers.start("ffmpeg", ["-protocol_whitelist", "file,udp,rtp", "-i", sdpFile.path,
                                                    "-c", "copy", "-f", "h264", "-y", output.path])
         defer { if ffmpeg.isRunning { ffmpeg.terminate() } }
-        usleep(1_500_000)
-        try RTPPeers.send([rtcp[0]], to: port + 1)
-        try RTPPeers.send(rtp, to: port)
-        try RTPPeers.send(Array(rtcp.dropFirst()), to: port + 1)
-        usleep(1_500_000)
+        #expect(await Readiness.waitForUDP(port: port), "ffmpeg did not bind its RTP port")
+        #expect(await Readiness.waitForUDP(port: port + 1), "ffmpeg did not bind its RTCP port")
+        try await RTPPeers.send([rtcp[0]], to: port + 1)
+        try await RTPPeers.send(rtp, to: port)
+        try await RTPPeers.send(Array(rtcp.dropFirst()), to: port + 1)
+        // ffmpeg writes what it has received: give it time to take the last packets in.
+        try await Task.sleep(for: .seconds(1.5))
         ffmpeg.interrupt()
-        let deadline = Date().addingTimeInterval(10)
-        while ffmpeg.isRunning, Date() < deadline { usleep(50_000) }
+        await RTPPeers.waitForExit(ffmpeg, seconds: 10)
         let received = RTPPeers.nalUnits(ofAnnexB: try [UInt8](Data(contentsOf: output)))
         let isSlice: ([UInt8]) -> Bool = { (1...5).contains($0[0] & 0x1F) }
         let theirs = RTPPeers.withoutRepeatedPrefixUnits(received, isSlice: isSlice)

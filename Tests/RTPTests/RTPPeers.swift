@@ -42,6 +42,23 @@ enum RTPPeers {
         return datagrams
     }
 
+    /// ``receive(port:whileRunning:)`` on a thread of its own (``OffPool``), so that the wait holds no thread of the
+    /// cooperative pool.
+    static func receive(port: UInt16, whileRunning arguments: [String]) async throws -> [[UInt8]] {
+        try await OffPool.run { try receive(port: port, whileRunning: arguments) }
+    }
+
+    /// ``send(_:to:)`` on a thread of its own (``OffPool``).
+    static func send(_ datagrams: [[UInt8]], to port: UInt16) async throws {
+        try await OffPool.run { try send(datagrams, to: port) }
+    }
+
+    /// Waits, without holding a thread, until `process` has exited, at most `seconds`.
+    static func waitForExit(_ process: Process, seconds: Double) async {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+
     /// Starts a tool with its output discarded.
     static func start(_ name: String, _ arguments: [String]) throws -> Process {
         guard let path = ExternalTool.path(of: name) else { throw TestFailure("\(name) is not installed") }

@@ -82,7 +82,7 @@ import TestSupport
 
     /// The same packets, the same arrival times: our loss count and jitter against tshark's RTP analysis.
     @Test(.enabled(if: ExternalTool.isRunnable("tshark")))
-    func agreesWithTsharkOnLossAndJitter() throws {
+    func agreesWithTsharkOnLossAndJitter() async throws {
         var random = SplitMix64(seed: 42)
         var datagrams: [(seconds: Double, payload: [UInt8])] = []
         var statistics = ReceptionStatistics(ssrc: 0x5EED, clockRate: 8000)
@@ -106,7 +106,7 @@ import TestSupport
         let directory = try ExternalTool.temporaryDirectory()
         let capture = directory.appendingPathComponent("rtp.pcap")
         try PacketCapture.write(datagrams, sourcePort: 23_210, destinationPort: 23_212, to: capture)
-        let report = try ExternalTool.check("tshark", ["-r", capture.path, "-d", "udp.port==23212,rtp", "-q", "-z", "rtp,streams"]).text
+        let report = try await ExternalTool.check("tshark", ["-r", capture.path, "-d", "udp.port==23212,rtp", "-q", "-z", "rtp,streams"]).text
         let line = try #require(report.split(separator: "\n").first { $0.uppercased().contains("0X00005EED") }, "\(report)")
         let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         // … SSRC Payload Pkts Lost (percent) Min/Mean/Max delta … Min/Mean/Max jitter …

@@ -11,9 +11,9 @@ import TestSupport
 
 /// SDP against real peers: what ffmpeg and GStreamer write must read, and what we write must be enough for
 /// ffmpeg to decode the stream it describes.
-@Suite(.serialized) struct SessionDescriptionPeerTests {
+@Suite(.needsRealTime, .serialized) struct SessionDescriptionPeerTests {
     /// Encodes a one-second clip to an elementary-stream file of `kind` (h264, h265, aac) with ffmpeg.
-    static func encode(_ kind: String, in directory: URL) throws -> URL {
+    static func encode(_ kind: String, in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("clip.\(kind)")
         var arguments = ["-v", "error", "-y"]
         switch kind {
@@ -26,16 +26,16 @@ import TestSupport
             arguments += ["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "1", "-pix_fmt", "yuv420p",
                           "-c:v", "libx264", "-bf", "0", "-g", "25"]
         }
-        try ExternalTool.check("ffmpeg", arguments + [url.path])
+        try await ExternalTool.check("ffmpeg", arguments + [url.path])
         return url
     }
 
     /// The clip ffmpeg's RTP muxer sends: AAC needs its AudioSpecificConfig as a global header, so the ADTS
     /// file is remuxed to .m4a (same frames, same config).
-    static func sendable(_ clip: URL) throws -> URL {
+    static func sendable(_ clip: URL) async throws -> URL {
         guard clip.pathExtension == "aac" else { return clip }
         let m4a = clip.deletingPathExtension().appendingPathExtension("m4a")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", m4a.path])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", m4a.path])
         return m4a
     }
 
@@ -48,16 +48,17 @@ import TestSupport
     }
 
     @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: ["h264", "h265"])
-    func readsWhatFFmpegWritesForVideo(kind: String) throws {
+    func readsWhatFFmpegWritesForVideo(kind: String) async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
-        let clip = try Self.encode(kind, in: directory)
+        let clip = try await Self.encode(kind, in: directory)
         let sdpURL = directory.appendingPathComponent("ffmpeg.sdp")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", "-f", "rtp",
-                                          "rtp://127.0.0.1:23001", "-sdp_file", sdpURL.path])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", clip.path, "-c", "copy", "-f", "rtp",
+                                          "rtp://127.0.0.1:\(port)", "-sdp_file", sdpURL.path])
         let sdp = try SessionDescription(parsing: String(contentsOf: sdpURL, encoding: .utf8))
         #expect(sdp.connection?.address == "127.0.0.1")
         let media = try #require(sdp.media.first)
-        #expect(media.port == 23001 && media.media == "video")
+        #expect(media.port == Int(port) && media.media == "video")
         let expected = try Self.parameterSets(of: clip, hevc: kind == "h265")
         let format = try media.videoFormat()
         #expect(format.parameterSets == expected, "the sprop parameter sets are the stream's own")
@@ -81,12 +82,13 @@ import TestSupport
     }
 
     @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")))
-    func readsWhatFFmpegWritesForAAC() throws {
+    func readsWhatFFmpegWritesForAAC() async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
-        let clip = try Self.encode("aac", in: directory)
+        let clip = try await Self.encode("aac", in: directory)
         let sdpURL = directory.appendingPathComponent("ffmpeg.sdp")
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
-                                          "rtp://127.0.0.1:23003", "-sdp_file", sdpURL.path])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
+                                          "rtp://127.0.0.1:\(port)", "-sdp_file", sdpURL.path])
         let sdp = try SessionDescription(parsing: String(contentsOf: sdpURL, encoding: .utf8))
         let media = try #require(sdp.media.first)
         let format = try media.audioFormat()
@@ -103,10 +105,11 @@ import TestSupport
 
     /// Our SDP for a stream ffmpeg sends: ffmpeg must decode it through our description alone, to the
     /// same frames (framemd5) as the elementary stream decoded directly.
-    @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: [("h264", UInt16(23010)), ("h265", 23014), ("aac", 23018)])
-    func ffmpegDecodesThroughOurSDP(kind: String, port: UInt16) throws {
+    @Test(.enabled(if: ExternalTool.isRunnable("ffmpeg")), arguments: ["h264", "h265", "aac"])
+    func ffmpegDecodesThroughOurSDP(kind: String) async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
-        let clip = try Self.encode(kind, in: directory)
+        let clip = try await Self.encode(kind, in: directory)
         let media: SDPMediaDescription
         switch kind {
         case "aac":
@@ -130,14 +133,14 @@ import TestSupport
                                                   "-analyzeduration", "200000", "-i", sdpURL.path, "-t", "0.8",
                                                   "-f", "framemd5", received.path])
         defer { receiver.stop() }
-        usleep(1_500_000)
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-re", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
+        #expect(await Readiness.waitForUDP(port: port), "ffmpeg did not bind its RTP port")
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-re", "-i", try Self.sendable(clip).path, "-c", "copy", "-f", "rtp",
                                           "rtp://127.0.0.1:\(port)"])
         // `-t 0.8` ends the receiver once it has decoded 0.8 s (it keeps reading after the sender's BYE).
-        receiver.wait(seconds: 5)
+        await receiver.wait(seconds: 5)
         let log = receiver.stop()
         // The elementary stream itself (for AAC the ADTS file: the .m4a's edit list would trim the priming frame).
-        let direct = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", clip.path, "-f", "framemd5", "-"]).text
+        let direct = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", clip.path, "-f", "framemd5", "-"]).text
         // The frame that crosses `-t 0.8` is cut short (audio), so it is left out of the comparison.
         let ours = Array(FrameMD5.hashes((try? String(contentsOf: received, encoding: .utf8)) ?? "").dropLast())
         let reference = FrameMD5.hashes(direct)
@@ -152,14 +155,15 @@ import TestSupport
     /// GStreamer's RTSP server (H.264 + AAC, the recipe of PEERS.md): its DESCRIBE answer reads, and both
     /// formats come out of it.
     @Test(.enabled(if: ExternalTool.isCI || FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
-    func readsWhatGStreamerWrites() throws {
+    func readsWhatGStreamerWrites() async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let script = directory.appendingPathComponent("server.py")
         try """
         import gi; gi.require_version("Gst", "1.0"); gi.require_version("GstRtspServer", "1.0")
         from gi.repository import Gst, GstRtspServer, GLib
         Gst.init(None)
-        s = GstRtspServer.RTSPServer(); s.set_address("127.0.0.1"); s.set_service("23020")
+        s = GstRtspServer.RTSPServer(); s.set_address("127.0.0.1"); s.set_service("\(port)")
         f = GstRtspServer.RTSPMediaFactory(); f.set_shared(True)
         f.set_launch("( videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1 ! x264enc tune=zerolatency "
                      "key-int-max=30 ! rtph264pay name=pay0 pt=96 config-interval=-1 audiotestsrc is-live=true ! "
@@ -168,7 +172,7 @@ import TestSupport
         """.write(to: script, atomically: true, encoding: .utf8)
         let server = try PeerProcess("/usr/bin/python3", [script.path])
         defer { server.stop() }
-        let answer = try Self.describe(port: 23020, path: "/test")
+        let answer = try await OffPool.run { try Self.describe(port: port, path: "/test") }
         let body = try #require(answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) }, "no body in \(answer)")
         let sdp = try SessionDescription(parsing: body)
         let video = try #require(sdp.media.first { $0.media == "video" })

@@ -26,16 +26,16 @@ struct DecodeFormatTests {
     }
 
     @Test(arguments: ["5.1", "3.0", "4.0", "5.0", "7.1"])
-    func multichannelAACKeepsItsLayoutInTheWAV(layout: String) throws {
+    func multichannelAACKeepsItsLayoutInTheWAV(layout: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let aac = directory.appendingPathComponent("tone.aac").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "1",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "1",
                                           "-af", "aformat=channel_layouts=\(layout)", "-c:a", "aac", aac])
         let ours = directory.appendingPathComponent("ours.wav").path
         let output = try CLI.run(["decode", aac, "-o", ours])
         #expect(output.status == 0, "\(output.standardError)")
         let theirs = directory.appendingPathComponent("theirs.wav").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-i", aac, theirs])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", aac, theirs])
 
         let ourMask = try #require(try Self.channelMask(ofWAV: ours), "our WAV has no extensible header")
         let theirMask = try #require(try Self.channelMask(ofWAV: theirs), "ffmpeg's WAV has no extensible header")
@@ -46,10 +46,10 @@ struct DecodeFormatTests {
     }
 
     @Test(arguments: [("yuv420p10le", "10-bit 4:2:0"), ("yuv422p", "8-bit 4:2:2"), ("yuv444p", "8-bit 4:4:4"), ("yuv420p", nil)])
-    func conversionTo8Bit420IsAnnounced(pixelFormat: String, announced: String?) throws {
+    func conversionTo8Bit420IsAnnounced(pixelFormat: String, announced: String?) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let stream = directory.appendingPathComponent("x.264").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "10",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "10",
                                           "-pix_fmt", pixelFormat, "-c:v", "libx264", stream])
         // ffprobe is the oracle for what the stream holds.
         let probed = try #require(try CLI.probe(stream, ["-show_streams", "-show_entries", "stream=pix_fmt"]).first)
@@ -66,7 +66,7 @@ struct DecodeFormatTests {
             #expect(notices.isEmpty, "no notice for an 8-bit 4:2:0 stream: \(output.standardError)")
         }
         // What is written is what ffmpeg's own conversion gives, frame for frame in count.
-        let frames = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
+        let frames = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
         #expect(CLI.frameHashes(frames.text).count == 10)
     }
 
@@ -88,10 +88,10 @@ struct DecodeFormatTests {
     @Test(arguments: [("tff", ["-flags", "+ildct+ilme", "-x264-params", "tff=1"]),
                       ("bff", ["-flags", "+ildct+ilme", "-x264-params", "bff=1"]),
                       ("progressive", [])])
-    func y4mInterlacingFollowsTheStream(name: String, options: [String]) throws {
+    func y4mInterlacingFollowsTheStream(name: String, options: [String]) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let stream = directory.appendingPathComponent("\(name).264").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "10",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "10",
                                           "-pix_fmt", "yuv420p", "-c:v", "libx264"] + options + [stream])
         try expectInterlacingMatchesFFprobe(stream, in: directory)
     }

@@ -40,7 +40,7 @@ struct EncodeDecodeCommandTests {
     }
 
     @Test(.requiresMedia, arguments: conformanceReferences)
-    func decodingMatchesTheReferenceFrameHashes(stream: String) throws {
+    func decodingMatchesTheReferenceFrameHashes(stream: String) async throws {
         let input = try #require(MediaFiles.h264Streams.first { $0.hasSuffix("/" + stream) })
         let reference = try String(contentsOf: MediaFiles.url("references/framemd5/\(stream).framemd5"), encoding: .utf8)
         let dimensions = try #require(reference.split(separator: "\n").first { $0.hasPrefix("#dimensions 0:") }?
@@ -49,29 +49,29 @@ struct EncodeDecodeCommandTests {
         let yuv = directory.appendingPathComponent("out.yuv").path
         let output = try CLI.run(["decode", MediaFiles.url(input).path, "-o", yuv])
         #expect(output.status == 0, "\(output.standardError)")
-        let ours = try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", dimensions,
+        let ours = try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", dimensions,
                                                     "-i", yuv, "-f", "framemd5", "-"])
         #expect(CLI.frameHashes(ours.text) == CLI.frameHashes(reference))
     }
 
-    @Test func decodingAnX265StreamMatchesFFmpeg() throws {
+    @Test func decodingAnX265StreamMatchesFFmpeg() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let stream = directory.appendingPathComponent("x.h265").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=352x288:rate=25", "-frames:v", "40",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=352x288:rate=25", "-frames:v", "40",
                                           "-c:v", "libx265", "-x265-params", "log-level=error:bframes=3:keyint=16", stream])
         let y4m = directory.appendingPathComponent("x.y4m").path
         let output = try CLI.run(["decode", stream, "-o", y4m])
         #expect(output.status == 0, "\(output.standardError)")
-        let ours = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
-        let theirs = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", stream, "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+        let ours = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", y4m, "-f", "framemd5", "-"])
+        let theirs = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", stream, "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
         #expect(CLI.frameHashes(ours.text).count == 40)
         #expect(CLI.frameHashes(ours.text) == CLI.frameHashes(theirs.text))
     }
 
-    @Test func wavToAACAndBack() throws {
+    @Test func wavToAACAndBack() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let wav = directory.appendingPathComponent("tone.wav").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=22050", "-t", "2",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=22050", "-t", "2",
                                           "-ac", "2", "-c:a", "pcm_s16le", wav])
         let aac = directory.appendingPathComponent("tone.aac").path
         #expect(try CLI.run(["encode", wav, "-o", aac]).status == 0)
@@ -84,11 +84,11 @@ struct EncodeDecodeCommandTests {
         #expect(decoded["sample_rate"] == "22050" && decoded["channels"] == "2")
     }
 
-    @Test(.requiresMedia) func rawYUVInputInEveryLayout() throws {
+    @Test(.requiresMedia) func rawYUVInputInEveryLayout() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         for layout in ["i420", "nv12", "nv21"] {
             let raw = directory.appendingPathComponent("cars.\(layout)").path
-            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240",
+            try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240",
                                               "-i", MediaFiles.url("sequences/cars_320x240.i420").path, "-f", "rawvideo",
                                               "-pix_fmt", layout == "i420" ? "yuv420p" : layout, raw])
             let encoded = directory.appendingPathComponent("cars-\(layout).h264").path
@@ -131,10 +131,10 @@ struct EncodeDecodeCommandTests {
         #expect(stream["nb_read_frames"] == "7")
     }
 
-    @Test func wavThatIsNotPCMIsRefused() throws {
+    @Test func wavThatIsNotPCMIsRefused() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let wav = directory.appendingPathComponent("adpcm.wav").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine", "-t", "1", "-c:a", "adpcm_ms", wav])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine", "-t", "1", "-c:a", "adpcm_ms", wav])
         let output = try CLI.run(["encode", wav, "-o", directory.appendingPathComponent("x.aac").path])
         #expect(output.status != 0 && output.standardError.contains("ADPCM"), "\(output.standardError)")
     }

@@ -37,7 +37,7 @@ struct EncodeOptionDefectsTests {
         #expect(frames.enumerated().filter { $0.element["key_frame"] == "1" }.map(\.offset) == [0, 10, 20, 30])
     }
 
-    @Test func qpZeroIsLosslessHigh444Predictive() throws {
+    @Test func qpZeroIsLosslessHigh444Predictive() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let source = directory.appendingPathComponent("source.y4m").path
         try testPattern(source, frames: 12, rate: 30, size: "352x288")
@@ -47,12 +47,12 @@ struct EncodeOptionDefectsTests {
         let stream = try #require(try CLI.probe(encoded, ["-show_streams"]).first)
         #expect(stream["profile"] == "High 4:4:4 Predictive" && stream["pix_fmt"] == "yuv420p")
         // Lossless: every decoded picture equals its source picture, by ffmpeg's decoder and by ours.
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", source, "-f", "framemd5", "-"]).text)
-        let theirs = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", encoded, "-f", "framemd5", "-"]).text)
+        let reference = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", source, "-f", "framemd5", "-"]).text)
+        let theirs = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", encoded, "-f", "framemd5", "-"]).text)
         let decoded = directory.appendingPathComponent("decoded.y4m").path
         let decode = try CLI.run(["decode", encoded, "-o", decoded])
         #expect(decode.status == 0, "\(decode.standardError)")
-        let ours = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", decoded, "-f", "framemd5", "-"]).text)
+        let ours = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", decoded, "-f", "framemd5", "-"]).text)
         #expect(reference.count == 12)
         #expect(theirs == reference, "ffmpeg's decode of --qp 0 differs from the source")
         #expect(ours == reference, "streamkit's decode of --qp 0 differs from the source")
@@ -76,11 +76,11 @@ struct EncodeOptionDefectsTests {
         return Double(bytes * 8) / (Double(packets.count * 1024) / sampleRate)
     }
 
-    @Test func bitrateSetsTheAACRateOfAnAudioEncode() throws {
+    @Test func bitrateSetsTheAACRateOfAnAudioEncode() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let wav = directory.appendingPathComponent("noise.wav").path
         // Noise, so the encoder needs every bit it is given.
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "anoisesrc=sample_rate=48000:amplitude=0.5", "-t", "4",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "anoisesrc=sample_rate=48000:amplitude=0.5", "-t", "4",
                                           "-ac", "2", "-c:a", "pcm_s16le", wav])
         var rates: [String: Double] = [:]
         for (name, arguments) in [("16k", ["--bitrate", "16k"]), ("128k", ["--bitrate", "128k"]), ("audio-16k", ["--audio-bitrate", "16k"])] {
@@ -96,7 +96,7 @@ struct EncodeOptionDefectsTests {
         #expect(abs(alias - low) < 0.1 * low, "--audio-bitrate 16k and --bitrate 16k agree: \(alias) vs \(low)")
     }
 
-    @Test func inputWithoutFramesIsAnErrorAndLeavesNoFile() throws {
+    @Test func inputWithoutFramesIsAnErrorAndLeavesNoFile() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let empty = directory.appendingPathComponent("empty.y4m")
         try Data("YUV4MPEG2 W320 H240 F30:1 Ip A1:1 C420jpeg\n".utf8).write(to: empty)
@@ -107,7 +107,7 @@ struct EncodeOptionDefectsTests {
         #expect(!FileManager.default.fileExists(atPath: encoded), "no empty output is left behind")
 
         let wav = directory.appendingPathComponent("empty.wav").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "anullsrc=sample_rate=44100", "-frames:a", "0",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "anullsrc=sample_rate=44100", "-frames:a", "0",
                                           "-c:a", "pcm_s16le", wav])
         let aac = directory.appendingPathComponent("empty.aac").path
         let audio = try CLI.run(["encode", wav, "-o", aac])

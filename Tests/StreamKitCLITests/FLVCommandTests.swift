@@ -36,7 +36,7 @@ struct FLVCommandTests {
     }
 
     @Test("encode testsrc -o x.flv with B-frames: ffmpeg decodes the same pictures as from the .h264 of the same encode; decode x.flv gives them too")
-    func encodeH264() throws {
+    func encodeH264() async throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let common = ["--frames", "60", "--size", "320x240", "--fps", "30", "--gop", "30", "--bframes", "2"]
@@ -46,8 +46,8 @@ struct FLVCommandTests {
         #expect(first.status == 0, "\(first.standardError)")
         let second = try CLI.run(["encode", "testsrc", "-o", annexB] + common)
         #expect(second.status == 0, "\(second.standardError)")
-        let ours = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let ours = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 60 && ours == reference)
         let fromFLV = folder.appendingPathComponent("flv.y4m").path
         let fromAnnexB = folder.appendingPathComponent("h264.y4m").path
@@ -60,7 +60,7 @@ struct FLVCommandTests {
 
     @Test("encode testsrc --codec hevc -o x.flv: Enhanced RTMP FLV that the modern FFmpeg decodes to the pictures of the .h265",
           .enabled(if: ModernFFmpeg.isRunnable))
-    func encodeHEVC() throws {
+    func encodeHEVC() async throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let common = ["--codec", "hevc", "--frames", "30", "--size", "320x240", "--fps", "30", "--gop", "15"]
@@ -68,18 +68,18 @@ struct FLVCommandTests {
         let annexB = folder.appendingPathComponent("x.h265").path
         #expect(try CLI.run(["encode", "testsrc", "-o", flv] + common).status == 0)
         #expect(try CLI.run(["encode", "testsrc", "-o", annexB] + common).status == 0)
-        let ours = CLI.frameHashes(try ModernFFmpeg.check(["-v", "error", "-i", flv, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ModernFFmpeg.check(["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let ours = CLI.frameHashes(try await ModernFFmpeg.check(["-v", "error", "-i", flv, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ModernFFmpeg.check(["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 30 && ours == reference)
     }
 
     @Test("encode x.flv (H.264 with B-frames + AAC that ffmpeg wrote) -o .h264 / .mp4: its pictures decoded and encoded again, size and rate kept",
           arguments: ["out.h264", "out.mp4"])
-    func encodeFromFLV(output name: String) throws {
+    func encodeFromFLV(output name: String) async throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("in.flv").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
                                           "-i", "sine=frequency=440:sample_rate=44100", "-t", "2", "-c:v", "libx264", "-bf", "2",
                                           "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "flv", input])
         let output = folder.appendingPathComponent(name).path
@@ -92,7 +92,7 @@ struct FLVCommandTests {
         // The same pictures as ffmpeg decodes from the FLV (each once: no frame-rate conversion), in display order,
         // encoded again.
         let decoded = folder.appendingPathComponent("reference.y4m").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-fps_mode", "passthrough", decoded])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-fps_mode", "passthrough", decoded])
         let psnr = try CLI.psnr(of: output, against: decoded, width: 320, height: 240)
         #expect(psnr > 30, "PSNR \(psnr) dB against the FLV's own pictures")
     }

@@ -58,7 +58,7 @@ struct HLSCommandTests {
     }
 
     @Test("encode testsrc -o out/x.m3u8 with B-frames: a VOD playlist of 1 s segments; ffmpeg decodes the same 120 pictures as from the .h264 of the same encode")
-    func encodeVOD() throws {
+    func encodeVOD() async throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let common = ["--frames", "120", "--size", "320x240", "--fps", "30", "--gop", "30", "--bframes", "2"]
@@ -74,8 +74,8 @@ struct HLSCommandTests {
         #expect(lines.contains("#EXT-X-TARGETDURATION:1"))
         #expect(lines.filter { $0.hasSuffix(".m4s") }.count == 4)
         #expect(lines.last == "#EXT-X-ENDLIST")
-        let ours = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", playlist, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let ours = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", playlist, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours.count == 120)
         #expect(ours == reference)
         let video = try Self.packets(playlist)
@@ -84,7 +84,7 @@ struct HLSCommandTests {
     }
 
     @Test("encode --playlist-size 3: a live window; the last 3 segments stay, older ones are removed, ffmpeg reads the last 90 pictures")
-    func liveWindow() throws {
+    func liveWindow() async throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let common = ["--frames", "300", "--size", "320x240", "--fps", "30", "--gop", "30"]
@@ -98,8 +98,8 @@ struct HLSCommandTests {
         #expect(!lines.contains { $0.hasPrefix("#EXT-X-PLAYLIST-TYPE") })
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("live").path).sorted()
         #expect(files == ["init.mp4", "s.m3u8", "segment_00008.m4s", "segment_00009.m4s", "segment_00010.m4s"])
-        let ours = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", playlist, "-f", "framemd5", "-"]).text)
-        let reference = CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
+        let ours = CLI.frameHashes(try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", playlist, "-f", "framemd5", "-"]).text)
+        let reference = await CLI.frameHashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", annexB, "-f", "framemd5", "-"]).text)
         #expect(ours == Array(reference.suffix(90)))
     }
 

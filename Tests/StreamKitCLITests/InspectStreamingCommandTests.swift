@@ -19,7 +19,7 @@ extension InspectCommandTests {
     }
 
     @Test(.requiresMedia, .enabled(if: ExternalTool.isRunnable("time", "ffprobe")))
-    func memoryStaysFlatWhateverTheFileSize() throws {
+    func memoryStaysFlatWhateverTheFileSize() async throws {
         let piece = try MediaFiles.bytes("encoded/cars_320x240.h264")  // 30 frames
         let directory = try ExternalTool.temporaryDirectory()
         var results: [(copies: Int, kilobytes: Int)] = []
@@ -34,7 +34,7 @@ extension InspectCommandTests {
             let (kilobytes, output) = try inspectPeakMemory(url.path)
             #expect(output.status == 0, "\(output.standardError.prefix(300))")
             let frames = try #require(try object(output)["frames"] as? [[String: Any]])
-            let packets = try ExternalTool.check("ffprobe", ["-v", "error", "-f", "h264", "-show_entries", "packet=size", "-of", "csv=p=0", url.path])
+            let packets = try await ExternalTool.check("ffprobe", ["-v", "error", "-f", "h264", "-show_entries", "packet=size", "-of", "csv=p=0", url.path])
             #expect(frames.count == packets.text.split(separator: "\n").count && frames.count == copies * 30)
             results.append((copies, kilobytes))
         }
@@ -44,9 +44,9 @@ extension InspectCommandTests {
         #expect(results[1].kilobytes < 64 << 10)
     }
 
-    @Test(.requiresMedia) func nalAndJSONTogetherListEveryUnitAfterTheFrames() throws {
+    @Test(.requiresMedia) func nalAndJSONTogetherListEveryUnitAfterTheFrames() async throws {
         let path = MediaFiles.url("encoded/cars_320x240.h265").path
-        let output = try ExternalTool.runProduct("streamkit", ["inspect", "--nal", "--json", path])
+        let output = try await ExternalTool.runProduct("streamkit", ["inspect", "--nal", "--json", path])
         #expect(output.status == 0)
         let object = try object(output)
         let units = try #require(object["nal_unit_list"] as? [[String: Any]])
@@ -59,16 +59,16 @@ extension InspectCommandTests {
         #expect(order.count == 3 && order == order.sorted())
     }
 
-    @Test(.requiresMedia) func oneADTSFrameAndATruncatedSecondIsReportedAsADTS() throws {
+    @Test(.requiresMedia) func oneADTSFrameAndATruncatedSecondIsReportedAsADTS() async throws {
         let bytes = try MediaFiles.bytes("audio/exoplayer/sample.adts")
         // Frame 0 is 30 bytes; frame 1 (13 bytes) is cut after 10.
         let file = try ExternalTool.temporaryDirectory().appendingPathComponent("cut.aac")
         try Data(bytes.prefix(40)).write(to: file)
-        let text = try ExternalTool.runProduct("streamkit", ["inspect", file.path])
+        let text = try await ExternalTool.runProduct("streamkit", ["inspect", file.path])
         #expect(text.status == 1)  // the cut frame is an error, reported after what was read
         #expect(text.text.contains("AAC in ADTS") && text.text.contains("frames       1 (1 raw data blocks), then a truncated frame (10 of 13 bytes)"))
         #expect(text.standardError.contains("frame 1 at byte 30 is truncated"))
-        let json = try object(try ExternalTool.runProduct("streamkit", ["inspect", "--json", file.path]))
+        let json = try await object(try ExternalTool.runProduct("streamkit", ["inspect", "--json", file.path]))
         #expect(json["codec"] as? String == "aac" && json["frames"] as? Int == 1 && json["truncated_frames"] as? Int == 1)
     }
 
@@ -94,7 +94,7 @@ extension InspectCommandTests {
         return bytes
     }
 
-    @Test(.requiresMedia) func adtsCRCCountsAndMismatchesAreReported() throws {
+    @Test(.requiresMedia) func adtsCRCCountsAndMismatchesAreReported() async throws {
         let sample = try MediaFiles.bytes("audio/exoplayer/sample.adts")
         var payloads: [[UInt8]] = []
         var offset = 0
@@ -118,17 +118,17 @@ extension InspectCommandTests {
         }
         let file = try ExternalTool.temporaryDirectory().appendingPathComponent("crc.aac")
         try Data(stream).write(to: file)
-        let jsonOutput = try ExternalTool.runProduct("streamkit", ["inspect", "--json", file.path])
+        let jsonOutput = try await ExternalTool.runProduct("streamkit", ["inspect", "--json", file.path])
         #expect(jsonOutput.status == 1)
         let json = try object(jsonOutput)
         #expect(json["frames"] as? Int == 36)
         #expect(json["crc_protected_frames"] as? Int == 36 && json["crc_checked_frames"] as? Int == 36 && json["crc_mismatches"] as? Int == 1)
         let errors = try #require(json["errors"] as? [String])
         #expect(errors.count == 1 && errors[0].contains("frame 7") && errors[0].contains("crc_check"))
-        let text = try ExternalTool.runProduct("streamkit", ["inspect", file.path])
+        let text = try await ExternalTool.runProduct("streamkit", ["inspect", file.path])
         #expect(text.text.contains("CRC          36 frames protected, 36 checked, 1 mismatch"))
         // ffprobe, which does not check the CRC, splits the same 36 frames.
-        let packets = try ExternalTool.check("ffprobe", ["-v", "error", "-f", "aac", "-show_entries", "packet=size", "-of", "csv=p=0", file.path])
+        let packets = try await ExternalTool.check("ffprobe", ["-v", "error", "-f", "aac", "-show_entries", "packet=size", "-of", "csv=p=0", file.path])
         #expect(packets.text.split(separator: "\n").count == 36)
     }
 }

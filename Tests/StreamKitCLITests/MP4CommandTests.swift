@@ -28,17 +28,17 @@ struct MP4CommandTests {
     }
 
     @Test("remux of an ffmpeg MP4 (B-frames, AAC) into .h264 and .aac: ffmpeg -c copy's NAL units and bytes")
-    func remuxEqualsFFmpegCopy() throws {
+    func remuxEqualsFFmpegCopy() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let input = directory.appendingPathComponent("in.mp4").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
                                           "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-bf", "3", "-c:a", "aac", input])
         for (ext, format) in [("h264", "h264"), ("aac", "adts")] {
             let ours = directory.appendingPathComponent("ours.\(ext)").path
             let theirs = directory.appendingPathComponent("theirs.\(ext)").path
-            let run = try ExternalTool.runProduct("streamkit", ["remux", input, ours])
+            let run = try await ExternalTool.runProduct("streamkit", ["remux", input, ours])
             #expect(run.status == 0, "\(run.standardError)")
-            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-c", "copy", "-f", format, theirs])
+            try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", input, "-c", "copy", "-f", format, theirs])
             let mine = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ours)))
             let reference = try [UInt8](Data(contentsOf: URL(fileURLWithPath: theirs)))
             if ext == "aac" {
@@ -48,18 +48,18 @@ struct MP4CommandTests {
                 #expect(Self.nalUnits(mine) == Self.nalUnits(reference))
             }
         }
-        let bad = try ExternalTool.runProduct("streamkit", ["remux", input, directory.appendingPathComponent("x.y4m").path])
+        let bad = try await ExternalTool.runProduct("streamkit", ["remux", input, directory.appendingPathComponent("x.y4m").path])
         #expect(bad.status == 2)
     }
 
     @Test("remux in.mp4 out.mp4 --faststart: every track, ffprobe's packets (pts, dts, size, key) unchanged, moov first")
-    func remuxIntoMP4KeepsPackets() throws {
+    func remuxIntoMP4KeepsPackets() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let input = directory.appendingPathComponent("in.mp4").path
         let output = directory.appendingPathComponent("out.m4v").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
                                           "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-bf", "3", "-c:a", "aac", input])
-        let run = try ExternalTool.runProduct("streamkit", ["remux", input, output, "--faststart"])
+        let run = try await ExternalTool.runProduct("streamkit", ["remux", input, output, "--faststart"])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardError.contains("2 tracks"), "\(run.standardError)")
         func packets(_ path: String, _ stream: Int) throws -> [String] {
@@ -72,22 +72,22 @@ struct MP4CommandTests {
             #expect(theirs.count > 40)
             #expect(try packets(output, stream) == theirs, "stream \(stream)")
         }
-        let boxes = try ExternalTool.check("ffprobe", ["-v", "trace", "-i", output]).standardError
+        let boxes = try await ExternalTool.check("ffprobe", ["-v", "trace", "-i", output]).standardError
         let moov = try #require(boxes.range(of: "type:'moov'")), mdat = try #require(boxes.range(of: "type:'mdat'"))
         #expect(moov.lowerBound < mdat.lowerBound, "faststart: moov before mdat")
-        let decode = try ExternalTool.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        let decode = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
         #expect(decode.status == 0 && decode.standardError.isEmpty, "\(decode.standardError)")
     }
 
     @Test("inspect x.mp4: both tracks with ffprobe's sample counts, then the stream analysis of each")
-    func inspectListsTracks() throws {
+    func inspectListsTracks() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let input = directory.appendingPathComponent("in.mov").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
                                           "-f", "lavfi", "-i", "sine=duration=2", "-c:v", "libx264", "-g", "10", "-c:a", "aac", input])
-        let run = try ExternalTool.runProduct("streamkit", ["inspect", input])
+        let run = try await ExternalTool.runProduct("streamkit", ["inspect", input])
         #expect(run.status == 0, "\(run.standardError)")
-        let counts = try ExternalTool.check("ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
+        let counts = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
                                                         "-of", "csv=p=0", input]).text.split(separator: "\n").map(String.init)
         #expect(counts.count == 2)
         #expect(run.text.contains("video H.264/AVC (avc1), 320x240"))
@@ -97,7 +97,7 @@ struct MP4CommandTests {
         #expect(run.text.contains("frames       50 (I 5"))
         let broken = directory.appendingPathComponent("broken.mp4").path
         try Data([0, 0, 0, 5, 0x66, 0x74, 0x79, 0x70]).write(to: URL(fileURLWithPath: broken))
-        let failed = try ExternalTool.runProduct("streamkit", ["inspect", broken])
+        let failed = try await ExternalTool.runProduct("streamkit", ["inspect", broken])
         #expect(failed.status == 1)
         #expect(failed.standardError.contains("ftyp at byte 0: size 5 is below the 8-byte header"))
     }

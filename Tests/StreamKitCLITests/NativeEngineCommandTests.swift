@@ -7,16 +7,16 @@ import TestSupport
 @Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg") || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct NativeEngineCommandTests {
     @Test("encode --engine native --recon: the .y4m's frames are ffmpeg's decode of the stream, md5 for md5")
-    func reconstructionEqualsDecode() throws {
+    func reconstructionEqualsDecode() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let stream = directory.appendingPathComponent("native.h264").path, recon = directory.appendingPathComponent("recon.y4m").path
         let result = try CLI.run(["encode", "testsrc", "-o", stream, "--engine", "native", "--recon", recon, "--threads", "1",
                                   "--size", "176x144", "--frames", "45", "--bitrate", "300k", "--gop", "20"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("native: 45 frames"), "\(result.standardError)")
-        let decoded = try ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode", "-i", stream, "-f", "framemd5", "-"])
+        let decoded = try await ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-err_detect", "explode", "-i", stream, "-f", "framemd5", "-"])
         #expect(decoded.status == 0 && decoded.standardError.isEmpty, "\(decoded.standardError)")
-        let ours = try ExternalTool.check("ffmpeg", ["-hide_banner", "-v", "error", "-i", recon, "-f", "framemd5", "-"])
+        let ours = try await ExternalTool.check("ffmpeg", ["-hide_banner", "-v", "error", "-i", recon, "-f", "framemd5", "-"])
         let decodedHashes = CLI.frameHashes(decoded.text), ourHashes = CLI.frameHashes(ours.text)
         #expect(decodedHashes.count == 45)
         #expect(decodedHashes == ourHashes)

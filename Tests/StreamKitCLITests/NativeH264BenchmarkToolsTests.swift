@@ -53,20 +53,20 @@ struct NativeH264BenchmarkToolsTests {
         #expect(abs(bitsPerSecond / Double(target) - 1) < 0.3, "openh264 at 400 kbit/s made \(Int(bitsPerSecond)) bit/s")
     }
 
-    @Test func driverRefusesAmbiguousRateOptions() throws {
+    @Test func driverRefusesAmbiguousRateOptions() async throws {
         let (driver, clip, directory) = try prepare(frames: 2)
         defer { try? FileManager.default.removeItem(at: directory) }
         let stream = directory.appendingPathComponent("x.264").path
-        let both = try ExternalTool.run(driver, [clip, stream, "--qp", "30", "--bitrate", "100000"])
+        let both = try await ExternalTool.run(driver, [clip, stream, "--qp", "30", "--bitrate", "100000"])
         #expect(both.status != 0 && both.standardError.contains("exactly one of --qp and --bitrate"))
-        let neither = try ExternalTool.run(driver, [clip, stream, "--keyint", "5"])
+        let neither = try await ExternalTool.run(driver, [clip, stream, "--keyint", "5"])
         #expect(neither.status != 0)
     }
 
-    @Test func bdRateSelfTestPasses() throws {
+    @Test func bdRateSelfTestPasses() async throws {
         let venv = MediaFiles.packageRoot.appendingPathComponent(".build/peers-venv/bin/python").path
         let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
-        let output = try ExternalTool.check(python, [Self.folder.appendingPathComponent("bdrate.py").path, "--self-test"])
+        let output = try await ExternalTool.check(python, [Self.folder.appendingPathComponent("bdrate.py").path, "--self-test"])
         #expect(output.text.contains("bdrate self-test: ok"))
     }
 }

@@ -7,7 +7,7 @@ import TestSupport
 /// test.aac), checked with ffprobe.
 @Suite(.enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct RecordCommandTests {
-    @Test func demoRecordingIsWhatFFprobeExpects() throws {
+    @Test func demoRecordingIsWhatFFprobeExpects() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let video = directory.appendingPathComponent("test.h264").path
         let audio = directory.appendingPathComponent("test.aac").path
@@ -25,7 +25,7 @@ struct RecordCommandTests {
         let keys = frames.enumerated().filter { $0.element["key_frame"] == "1" }.map(\.offset)
         #expect(keys == Array(stride(from: 0, to: 200, by: 30)), "key frames every --gop (default: one per second)")
         #expect(!frames.contains { $0["pict_type"] == "B" }, "no B-frames unless asked for")
-        let explode = try ExternalTool.run("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", video, "-f", "null", "-"])
+        let explode = try await ExternalTool.run("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", video, "-f", "null", "-"])
         #expect(explode.status == 0 && explode.standardError.isEmpty)
 
         let audioStream = try #require(try CLI.probe(audio, ["-show_streams", "-select_streams", "a:0"]).first)

@@ -6,26 +6,25 @@ import TestSupport
 
 /// `streamkit stream … rtp://` through a relay that drops, reorders and duplicates, into `streamkit receive`:
 /// no crash, every frame is reported good or lost/withheld, and what receive writes decodes with
-/// `ffmpeg -err_detect explode` — no damaged frame is handed on as good. Ports 21070-21099.
-@Suite("loss, reordering, duplication", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+/// `ffmpeg -err_detect explode` — no damaged frame is handed on as good. Each case has ports of its own (``TestPorts``).
+@Suite("loss, reordering, duplication", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct LossProofTests {
     struct Case: Sendable, CustomStringConvertible {
         var name: String
         var damage: LossyRelay.Damage
-        var base: UInt16
         var description: String { name }
     }
 
     static let cases = [
-        Case(name: "1 % loss", damage: LossyRelay.Damage(loss: 0.01), base: 21070),
-        Case(name: "5 % loss", damage: LossyRelay.Damage(loss: 0.05), base: 21078),
-        Case(name: "reorder and duplicate", damage: LossyRelay.Damage(reorder: 0.05, duplicate: 0.05), base: 21086),
+        Case(name: "1 % loss", damage: LossyRelay.Damage(loss: 0.01)),
+        Case(name: "5 % loss", damage: LossyRelay.Damage(loss: 0.05)),
+        Case(name: "reorder and duplicate", damage: LossyRelay.Damage(reorder: 0.05, duplicate: 0.05)),
     ]
 
     @Test("every frame good or reported; nothing damaged handed on", arguments: cases)
     func survives(_ test: Case) async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let relayPort = test.base, receivePort = test.base + 4
+        let relayPort = TestPorts.reserve(6), receivePort = relayPort + 4
         let senderSDP = directory.appendingPathComponent("sender.sdp").path
         let receiverSDP = directory.appendingPathComponent("receiver.sdp").path
         let output = directory.appendingPathComponent("received.h264").path
@@ -39,7 +38,7 @@ struct LossProofTests {
         damage.damagedPorts = [relayPort]
         let relay = try LossyRelay(routes: [(relayPort, receivePort), (relayPort + 1, receivePort + 1)], damage: damage)
         let receiver = try Streamkit.start(["receive", receiverSDP, "-o", output, "--idle", "3", "--duration", "30"], logsIn: directory)
-        try await Task.sleep(for: .seconds(1))
+        #expect(await Readiness.waitForUDP(port: receivePort), "\(receiver.logs)")
         try await Streamkit.run(["stream"] + common + ["--sdp", directory.appendingPathComponent("again.sdp").path, "--frames", "150"],
                                 in: directory)
         await receiver.waitForExit(seconds: 15)
@@ -58,8 +57,8 @@ struct LossProofTests {
             #expect(report.packetsDuplicated > 0 && report.packetsReordered > 0, "\(receiver.logs)")
         }
         // What was handed on is whole: ffmpeg decodes every frame without an error.
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", output, "-f", "null", "-"])
-        #expect(try Streamkit.frameHashes(decoding: output).count == report.videoGood)
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", output, "-f", "null", "-"])
+        #expect(try await Streamkit.frameHashes(decoding: output).count == report.videoGood)
     }
 }
 #endif

@@ -5,18 +5,19 @@ import Testing
 import TestSupport
 
 /// `streamkit stream … rtsp://` into ffmpeg as the RTSP server (`ffmpeg -rtsp_flags listen`, ANNOUNCE/RECORD):
-/// ffmpeg decodes the video and the audio we publish, over UDP and TCP. Ports 21060-21069.
-@Suite("stream rtsp:// → ffmpeg -rtsp_flags listen", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+/// ffmpeg decodes the video and the audio we publish, over UDP and TCP, each on a port of its own (``TestPorts``).
+@Suite("stream rtsp:// → ffmpeg -rtsp_flags listen", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct PublishProofTests {
-    @Test("ffmpeg records decodable video and audio", arguments: [("udp", 21060), ("tcp", 21062)])
-    func publishes(transport: String, port: Int) async throws {
+    @Test("ffmpeg records decodable video and audio", arguments: ["udp", "tcp"])
+    func publishes(transport: String) async throws {
+        let port = TestPorts.reserve()
         let directory = try ExternalTool.temporaryDirectory()
         let hashes = directory.appendingPathComponent("recorded.md5").path
         let server = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-rtsp_flags", "listen",
                                                 "-i", "rtsp://127.0.0.1:\(port)/x", "-f", "framemd5", hashes], logsIn: directory)
         defer { Task { await server.stop() } }
-        // ffmpeg accepts one connection only: give it time to listen instead of probing the port.
-        try await Task.sleep(for: .seconds(2))
+        // ffmpeg accepts one connection only: wait until it listens, without probing the port.
+        #expect(await Readiness.waitForListener(port: port), "\(server.logs)")
         let sender = try await Streamkit.run(["stream", "camera", "rtsp://127.0.0.1:\(port)/x", "--transport", transport,
                                               "--size", "320x240", "--frames", "90"], in: directory)
         await server.waitForExit(seconds: 10)

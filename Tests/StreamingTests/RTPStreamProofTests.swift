@@ -6,11 +6,12 @@ import TestSupport
 
 /// `streamkit stream … rtp://` with ffmpeg as the receiver (`ffmpeg -protocol_whitelist file,udp,rtp -i our.sdp`):
 /// what ffmpeg decodes from our RTP is frame for frame what it decodes from the Annex B file of the same encode
-/// (`--save`). Ports 21100-21119.
-@Suite("stream rtp:// → ffmpeg", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+/// (`--save`). Each codec has ports of its own (``TestPorts``).
+@Suite("stream rtp:// → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
 struct RTPStreamProofTests {
-    @Test("ffmpeg decodes our RTP to the frames of our own Annex B file", arguments: [("h264", UInt16(21100)), ("hevc", UInt16(21104))])
-    func ffmpegReceives(codec: String, port: UInt16) async throws {
+    @Test("ffmpeg decodes our RTP to the frames of our own Annex B file", arguments: ["h264", "hevc"])
+    func ffmpegReceives(codec: String) async throws {
+        let port = TestPorts.reserve(2)
         let directory = try ExternalTool.temporaryDirectory()
         let sdp = directory.appendingPathComponent("our.sdp").path
         let saved = directory.appendingPathComponent("sent.\(codec)").path
@@ -20,12 +21,12 @@ struct RTPStreamProofTests {
         try await Streamkit.run(common + ["--sdp", sdp, "--frames", "1"], in: directory)
         let ffmpeg = try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-protocol_whitelist", "file,udp,rtp", "-i", sdp,
                                                 "-f", "framemd5", received], logsIn: directory)
-        try await Task.sleep(for: .seconds(1.5))
+        #expect(await Readiness.waitForUDP(port: port), "\(ffmpeg.logs)")
         let sender = try await Streamkit.run(common + ["--sdp", directory.appendingPathComponent("second.sdp").path, "--frames", "90",
                                                        "--save", saved], in: directory)
         try await Task.sleep(for: .seconds(1))
         await ffmpeg.stop()
-        let ours = try Streamkit.frameHashes(decoding: saved)
+        let ours = try await Streamkit.frameHashes(decoding: saved)
         let theirs = Streamkit.frameHashes(ofFile: received)
         #expect(ours.count == 90, "\(sender.logs)")
         #expect(theirs == ours, "ffmpeg decoded \(theirs.count) frames from RTP, \(ours.count) from the file\n\(ffmpeg.logs)")

@@ -8,8 +8,8 @@ import Transport
 
 /// The RTSP client against a server we did not write (GStreamer's gst-rtsp-server): DESCRIBE, SETUP of the
 /// H.264 and AAC tracks over UDP and interleaved TCP, PLAY, packets on both tracks, TEARDOWN; Basic and
-/// Digest challenges answered, wrong credentials refused. Ports 21010-21019.
-@Suite("RTSP client against GStreamer", .serialized, .enabled(if: GStreamerRTSPServer.isRunnable))
+/// Digest challenges answered, wrong credentials refused. Each test has a port of its own (``TestPorts``).
+@Suite("RTSP client against GStreamer", .needsRealTime, .serialized, .enabled(if: GStreamerRTSPServer.isRunnable))
 struct RTSPClientTests {
     /// The `a=control` values of an SDP's media, in order (read with the RTP module's SDP parser).
     static func controls(of sdp: String) throws -> [(media: String, control: String)] {
@@ -46,7 +46,7 @@ struct RTSPClientTests {
     @Test("DESCRIBE, SETUP, PLAY, TEARDOWN: video and audio arrive", arguments: [RTSPLowerTransport.udp, .tcp])
     func playsBothTracks(transport: RTSPLowerTransport) async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let port: UInt16 = transport == .udp ? 21010 : 21011
+        let port = TestPorts.reserve()
         let server = try await GStreamerRTSPServer(port: port, in: directory)
         defer { Task { await server.stop() } }
         // gst-rtsp-server can close the first connection while it is still building its shared pipeline on a
@@ -75,7 +75,7 @@ struct RTSPClientTests {
     @Test("Basic and Digest challenges are answered; a wrong password is refused", arguments: ["basic", "digest"])
     func authentication(scheme: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let port: UInt16 = scheme == "basic" ? 21012 : 21013
+        let port = TestPorts.reserve()
         let server = try await GStreamerRTSPServer(port: port, in: directory, user: "admin", password: "s3cret", digest: scheme == "digest")
         defer { Task { await server.stop() } }
         let good = try await Self.play(server.url, transport: .tcp, credentials: RTSPCredentials(user: "admin", password: "s3cret"), seconds: 1)

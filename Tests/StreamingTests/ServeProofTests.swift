@@ -5,12 +5,12 @@ import Testing
 import TestSupport
 
 /// `streamkit serve` with ffmpeg as the client: video and audio over UDP and TCP, with and without Digest
-/// authentication, a wrong password refused; `streamkit receive` against it. Ports 21030-21049.
-@Suite("serve → ffmpeg", .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
+/// authentication, a wrong password refused; `streamkit receive` against it. Each test has a port of its own (``TestPorts``).
+@Suite("serve → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
 struct ServeProofTests {
     /// Reads the server with ffmpeg for two seconds; the decoded video and audio frame counts.
     static func play(_ url: String, transport: String, in directory: URL) async throws -> (video: Int, audio: Int, log: String) {
-        let output = try ExternalTool.run("timeout", ["-k", "5", "25", "ffmpeg", "-hide_banner", "-v", "error", "-rtsp_transport", transport,
+        let output = try await ExternalTool.run("timeout", ["-k", "5", "25", "ffmpeg", "-hide_banner", "-v", "error", "-rtsp_transport", transport,
                                                       "-i", url, "-t", "2", "-f", "framemd5", "-"])
         let lines = output.text.split(separator: "\n").filter { !$0.hasPrefix("#") }
         return (lines.filter { $0.hasPrefix("0,") }.count, lines.filter { $0.hasPrefix("1,") }.count, output.standardError)
@@ -19,13 +19,12 @@ struct ServeProofTests {
     @Test("ffmpeg plays video and audio over UDP and TCP, with and without Digest", arguments: [false, true])
     func ffmpegPlays(withDigest: Bool) async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let port = withDigest ? 21031 : 21030
+        let port = TestPorts.reserve()
         let credentials = withDigest ? ["--user", "admin", "--password", "s3cret"] : []
         let server = try Streamkit.start(["serve", "camera", "--port", "\(port)", "--address", "127.0.0.1", "--size", "320x240",
                                           "--duration", "40"] + credentials, logsIn: directory)
         defer { Task { await server.stop() } }
-        #expect(await Readiness.waitForTCP(port: UInt16(port)), "\(server.logs)")
-        try await Task.sleep(for: .seconds(1))
+        #expect(await Readiness.waitForTCP(port: port), "\(server.logs)")
         let url = withDigest ? "rtsp://admin:s3cret@127.0.0.1:\(port)/live" : "rtsp://127.0.0.1:\(port)/live"
         for transport in ["udp", "tcp"] {
             let result = try await Self.play(url, transport: transport, in: directory)
@@ -45,7 +44,7 @@ struct ServeProofTests {
         let report = ReceiveReport(receiver.standardError)
         #expect(report.videoGood > 20, "\(receiver.logs)")
         #expect(report.videoLost == 0)
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", received, "-f", "null", "-"])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", received, "-f", "null", "-"])
         await server.stop()
     }
 }

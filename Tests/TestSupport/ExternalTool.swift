@@ -98,6 +98,30 @@ public enum ExternalTool {
                       status: process.terminationStatus)
     }
 
+    /// Runs a tool to completion on a thread of its own (``OffPool``): an async test waits for it without holding
+    /// a thread of the cooperative pool.
+    /// - Parameters:
+    ///   - name: the tool, looked up on `PATH` (or a path containing "/").
+    ///   - arguments: its arguments.
+    ///   - input: bytes for its standard input, if any.
+    /// - Returns: its output; a non-zero exit is returned, not thrown.
+    /// - Throws: ``Failure`` if the tool is not installed or cannot start.
+    @discardableResult
+    public static func run(_ name: String, _ arguments: [String], input: Data? = nil) async throws -> Output {
+        try await OffPool.run { try run(name, arguments, input: input) }
+    }
+
+    /// Runs a tool on a thread of its own (``OffPool``) and throws unless it exits with 0.
+    /// - Parameters:
+    ///   - name: the tool, looked up on `PATH`.
+    ///   - arguments: its arguments.
+    /// - Returns: its output.
+    /// - Throws: ``Failure`` with its standard error if it fails.
+    @discardableResult
+    public static func check(_ name: String, _ arguments: [String]) async throws -> Output {
+        try await OffPool.run { try check(name, arguments) }
+    }
+
     /// Runs a tool and throws unless it exits with 0.
     /// - Parameters:
     ///   - name: the tool, looked up on `PATH`.
@@ -154,5 +178,16 @@ extension ExternalTool {
     @discardableResult
     public static func runProduct(_ product: String, _ arguments: [String]) throws -> Output {
         try run(builtProduct(product), arguments)
+    }
+
+    /// Runs an executable this package builds, on a thread of its own (``OffPool``).
+    /// - Parameters:
+    ///   - product: the executable product's name.
+    ///   - arguments: its arguments.
+    /// - Returns: its output; a non-zero exit is returned, not thrown.
+    /// - Throws: ``Failure`` if it is not built.
+    @discardableResult
+    public static func runProduct(_ product: String, _ arguments: [String]) async throws -> Output {
+        try await OffPool.run { try runProduct(product, arguments) }
     }
 }

@@ -61,6 +61,15 @@ public enum ModernFFmpeg {
         try ExternalTool.check(try path(), arguments)
     }
 
+    /// Runs the modern ffmpeg on a thread of its own (``OffPool``) and throws unless it exits with 0.
+    /// - Parameter arguments: its arguments.
+    /// - Returns: its output.
+    /// - Throws: ``ExternalTool/Failure`` if it is missing or fails.
+    @discardableResult
+    public static func check(_ arguments: [String]) async throws -> ExternalTool.Output {
+        try await OffPool.run { try check(arguments) }
+    }
+
     /// Encodes `testsrc2` with one of the modern FFmpeg's encoders into a file.
     /// - Parameters:
     ///   - encoder: the encoder and its options, for example `["-c:v", "libopenh264", "-slices", "4"]`.

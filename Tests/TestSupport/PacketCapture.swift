@@ -17,8 +17,13 @@ public struct PacketCapture: Sendable {
     public init(filter: String, seconds: Int, in directory: URL) async throws {
         path = directory.appendingPathComponent("capture.pcapng").path
         process = try PeerProcess("dumpcap", ["-q", "-i", "lo", "-f", filter, "-a", "duration:\(seconds)", "-w", path], logsIn: directory)
-        // dumpcap writes the file's header once it captures.
-        guard await Readiness.waitForFile(path, seconds: 10) else {
+        // dumpcap says "Capturing on 'Loopback: lo'" once the interface is open. The file is no sign: dumpcap buffers
+        // its header until packets come, and waiting for bytes in it failed whenever other suites kept the machine busy.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !process.standardError.contains("Capturing on"), process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard process.standardError.contains("Capturing on"), process.isRunning else {
             await process.stop()
             throw TestFailure("dumpcap did not start\n\(process.logs)")
         }
@@ -37,10 +42,10 @@ public struct PacketCapture: Sendable {
     /// - Parameter decodeAs: tshark `-d` rules (for example `tcp.port==21010,rtsp`).
     /// - Returns: the whole verbose dissection, the offending lines, and the SDP parameter-set lines set apart.
     /// - Throws: ``ExternalTool/Failure`` if tshark fails.
-    public func dissect(decodingAs decodeAs: [String]) throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
+    public func dissect(decodingAs decodeAs: [String]) async throws -> (verbose: String, problems: [String], sdpParameterSetProblems: Int) {
         var arguments = ["-r", path, "-o", "h264.dynamic.payload.type:96"]
         for rule in decodeAs { arguments += ["-d", rule] }
-        let verbose = try ExternalTool.check("tshark", arguments + ["-V"]).text
+        let verbose = try await ExternalTool.check("tshark", arguments + ["-V"]).text
         var problems: [String] = []
         var sdpProblems = 0
         // The indentation of a "[Malformed Packet: SDP]" line: the lines more indented below it are its details.

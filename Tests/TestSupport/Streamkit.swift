@@ -66,6 +66,14 @@ public enum Streamkit {
         guard exited, process.status == 0 else { throw TestFailure("streamkit did not finish well (\(process.status))\n\(process.logs)") }
     }
 
+    /// ffmpeg's `framemd5` of a file's first video stream, ffmpeg waited for on a thread of its own (``OffPool``).
+    /// - Parameter path: the file.
+    /// - Returns: one hash per frame.
+    /// - Throws: ``ExternalTool/Failure`` if ffmpeg fails.
+    public static func frameHashes(decoding path: String) async throws -> [String] {
+        try await OffPool.run { try frameHashes(decoding: path) }
+    }
+
     /// The MD5 column of an ffmpeg `framemd5` file.
     /// - Parameter path: the file.
     /// - Returns: one hash per frame.

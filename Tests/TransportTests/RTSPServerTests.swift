@@ -9,7 +9,7 @@ import Transport
 private let sharedCapture = Task<H264Capture, any Error> {
     let loop = try EventLoop()
     defer { loop.shutdown() }
-    return try await H264Capture.make(in: try ExternalTool.temporaryDirectory(), port: 20010, loop: loop)
+    return try await H264Capture.make(in: try ExternalTool.temporaryDirectory(), port: TestPorts.reserve(), loop: loop)
 }
 
 /// A synthetic RTP packet of `size` bytes with a sequence number.
@@ -22,12 +22,14 @@ private func syntheticPacket(sequence: UInt16, size: Int = 1400) -> [UInt8] {
     return packet
 }
 
-@Suite("RTSP server", .serialized)
+@Suite("RTSP server", .needsRealTime, .serialized)
 struct RTSPServerTests {
     @Test("ffmpeg plays our stream over UDP and TCP with Digest auth; the frames are those of the stream sent",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")),
-          arguments: [("udp", UInt16(20554), UInt16(20600)), ("tcp", UInt16(20556), UInt16(20602))])
-    func ffmpegPlays(transport: String, port: UInt16, rtpPort: UInt16) async throws {
+          arguments: ["udp", "tcp"])
+    func ffmpegPlays(transport: String) async throws {
+        // The RTSP port, the server's RTP pair, then ffmpeg's UDP ports.
+        let port = TestPorts.reserve(10), rtpPort = port + 2
         let capture = try await sharedCapture.value
         #expect(capture.packets.count > 50)
         let directory = try ExternalTool.temporaryDirectory()
@@ -43,7 +45,7 @@ struct RTSPServerTests {
         defer { publisher.cancel() }
 
         let client = try PeerProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-rtsp_transport", transport,
-                                                "-min_port", "20700", "-max_port", "20799",
+                                                "-min_port", "\(port + 4)", "-max_port", "\(port + 9)",
                                                 "-i", "rtsp://admin:s3cret@127.0.0.1:\(port)/live", "-frames:v", "30",
                                                 "-f", "framemd5", "-"], logsIn: directory)
         let status = await client.exitStatus(within: 45)
@@ -64,10 +66,10 @@ struct RTSPServerTests {
 
     @Test("Eight clients all receive; one that stops reading is dropped and the other seven get every packet")
     func stalledClient() async throws {
-        let port: UInt16 = 20560
+        let port = TestPorts.reserve(4)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: 20610,
+        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: port + 2,
                                                     clientQueueCapacity: 256 * 1024, socketSendBufferSize: 64 * 1024)
         let server = try RTSPServer(configuration: configuration, on: loop)
         defer { server.stop() }
@@ -122,10 +124,10 @@ struct RTSPServerTests {
 
     @Test("Over the connection cap, a client is answered 503 and closed; the others go on")
     func connectionCap() async throws {
-        let port: UInt16 = 20568
+        let port = TestPorts.reserve(4)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: 20676, maximumConnections: 2)
+        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: port + 2, maximumConnections: 2)
         let server = try RTSPServer(configuration: configuration, on: loop)
         defer { server.stop() }
         server.start()
@@ -143,10 +145,10 @@ struct RTSPServerTests {
 
     @Test("Hostile clients get an error and are closed; the server keeps serving everyone else")
     func hostileClients() async throws {
-        let port: UInt16 = 20562
+        let port = TestPorts.reserve(4)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTSPServer(configuration: RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: 20620), on: loop)
+        let server = try RTSPServer(configuration: RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: port + 2), on: loop)
         defer { server.stop() }
         let stream = server.addStream(path: "live", sdp: H264Capture.sdp)
         server.start()
@@ -210,17 +212,17 @@ struct RTSPServerTests {
 
     @Test("Over IPv6: SETUP over UDP to [::1] ports and interleaved, and both receive")
     func ipv6() async throws {
-        let port: UInt16 = 20566
+        let port = TestPorts.reserve(6)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let server = try RTSPServer(configuration: RTSPServerConfiguration(address: .loopback(.ipv6, port: port), rtpPort: 20650), on: loop)
+        let server = try RTSPServer(configuration: RTSPServerConfiguration(address: .loopback(.ipv6, port: port), rtpPort: port + 2), on: loop)
         defer { server.stop() }
         let stream = server.addStream(path: "cam/main", sdp: H264Capture.sdp)
         server.start()
         let interleaved = try await RawRTSPClient(port: port, loop: loop, family: .ipv6)
         defer { interleaved.close() }
         try await interleaved.play(port: port, path: "cam/main")
-        let receiver = try UDPSocket(bindingTo: .loopback(.ipv6, port: 20656), on: loop)
+        let receiver = try UDPSocket(bindingTo: .loopback(.ipv6, port: port + 4), on: loop)
         defer { receiver.close() }
         let udp = try await RawRTSPClient(port: port, loop: loop, family: .ipv6)
         defer { udp.close() }
@@ -228,7 +230,7 @@ struct RTSPServerTests {
         let describe = try await udp.request(.describe, base)
         #expect(describe.headers["Content-Base"] == base + "/")
         #expect(String(decoding: describe.body, as: UTF8.self).contains("a=control:trackID=0\r\n"))
-        #expect(try await udp.request(.setup, base + "/trackID=0", ["Transport": "RTP/AVP;unicast;client_port=20656-20657"]).status == .ok)
+        #expect(try await udp.request(.setup, base + "/trackID=0", ["Transport": "RTP/AVP;unicast;client_port=\(port + 4)-\(port + 5)"]).status == .ok)
         let play = try await udp.request(.play, base)
         #expect(play.status == .ok)
         stream.publishRTP(syntheticPacket(sequence: 41, size: 300), track: 0, timestamp: 9000)
@@ -245,23 +247,23 @@ struct RTSPServerTests {
 
     @Test("A session with no keep-alive is torn down after the timeout; one with GET_PARAMETER keep-alives stays")
     func sessionTimeout() async throws {
-        let port: UInt16 = 20564
+        let port = TestPorts.reserve(6)
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: 20630, sessionTimeout: .seconds(1))
+        let configuration = RTSPServerConfiguration(address: .loopback(.ipv4, port: port), rtpPort: port + 2, sessionTimeout: .seconds(1))
         let server = try RTSPServer(configuration: configuration, on: loop)
         defer { server.stop() }
         let stream = server.addStream(path: "live", sdp: H264Capture.sdp)
         server.start()
-        let receiver = try UDPSocket(bindingTo: .loopback(.ipv4, port: 20640), on: loop)
+        let receiver = try UDPSocket(bindingTo: .loopback(.ipv4, port: port + 4), on: loop)
         defer { receiver.close() }
         let silent = try await RawRTSPClient(port: port, loop: loop)
         defer { silent.close() }
         let base = "rtsp://127.0.0.1:\(port)/live"
-        let setup = try await silent.request(.setup, base + "/trackID=0", ["Transport": "RTP/AVP;unicast;client_port=20640-20641"])
+        let setup = try await silent.request(.setup, base + "/trackID=0", ["Transport": "RTP/AVP;unicast;client_port=\(port + 4)-\(port + 5)"])
         #expect(setup.status == .ok)
         let reply = try RTSPTransportHeader(parsing: try #require(setup.headers["Transport"]))
-        #expect(reply.serverPorts == 20630...20631 && reply.clientPorts == 20640...20641)
+        #expect(reply.serverPorts == (port + 2)...(port + 3) && reply.clientPorts == (port + 4)...(port + 5))
         #expect(try RTSPSessionHeader(parsing: try #require(setup.headers["Session"])).timeout == 1)
         #expect(try await silent.request(.play, base).status == .ok)
         let alive = try await RawRTSPClient(port: port, loop: loop)
@@ -270,7 +272,7 @@ struct RTSPServerTests {
         // UDP delivery reaches the client's port, from the server's RTP port.
         stream.publishRTP(syntheticPacket(sequence: 7, size: 200), track: 0, timestamp: 0)
         let datagram = try await receiver.receive()
-        #expect(datagram.bytes == syntheticPacket(sequence: 7, size: 200) && datagram.sender.port == 20630)
+        #expect(datagram.bytes == syntheticPacket(sequence: 7, size: 200) && datagram.sender.port == port + 2)
         for _ in 0..<10 {
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await alive.request(.getParameter, base).status == .ok)

@@ -30,11 +30,11 @@ struct H264Capture: Sendable {
     /// Makes the capture in `directory` (ffmpeg on UDP port `port`).
     static func make(in directory: URL, port: UInt16, loop: EventLoop) async throws -> H264Capture {
         let reference = directory.appendingPathComponent("ref.h264").path
-        try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                                           "testsrc=size=320x240:rate=25", "-frames:v", "50", "-c:v", "libx264", "-threads", "1",
                                           "-g", "10", "-bf", "0", "-x264-params", "repeat-headers=1", "-pix_fmt", "yuv420p",
                                           "-f", "h264", reference])
-        let hashes = try ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", reference, "-f", "framemd5", "-"])
+        let hashes = try await ExternalTool.check("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", reference, "-f", "framemd5", "-"])
         let referenceHashes = Set(frameHashes(hashes.text))
         let socket = try UDPSocket(bindingTo: .loopback(.ipv4, port: port), on: loop)
         defer { socket.close() }

@@ -5,8 +5,8 @@ import TestSupport
 import Transport
 
 /// TLS over our TCP connection against `openssl s_server` (its `-rev` mode answers each line reversed), with a
-/// self-signed certificate made by the test. Ports 23001–23009.
-@Suite("TLS client over TCPConnection (openssl s_server)")
+/// self-signed certificate made by the test. Each test has a port of its own (``TestPorts``).
+@Suite("TLS client over TCPConnection (openssl s_server)", .needsRealTime)
 struct TLSConnectionTests {
     /// Starts `openssl s_server -rev` on `port` and waits until it listens.
     static func startServer(port: UInt16, certificate: SelfSignedCertificate, in directory: URL) async throws -> PeerProcess {
@@ -24,15 +24,16 @@ struct TLSConnectionTests {
     #if OpenSSL
     @Test("Handshake with the certificate as the trust anchor, then an echo round trip and close_notify")
     func handshakeAndEcho() async throws {
+        let port = TestPorts.reserve()
         try #require(ExternalTool.isRunnable("openssl"))
         let directory = try ExternalTool.temporaryDirectory()
         let certificate = try SelfSignedCertificate(name: "server", in: directory)
-        let server = try await Self.startServer(port: 23001, certificate: certificate, in: directory)
+        let server = try await Self.startServer(port: port, certificate: certificate, in: directory)
         defer { server.terminate() }
         let loop = try EventLoop()
         defer { loop.shutdown() }
 
-        let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: 23001), on: loop)
+        let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: port), on: loop)
         let tls = try await TLSConnection.connect(over: tcp, configuration: TLSConfiguration(
             serverName: "localhost", trust: .certificateFile(certificate.certificate)))
         #expect(tls.protocolVersion.hasPrefix("TLSv1."))
@@ -53,14 +54,15 @@ struct TLSConnectionTests {
 
     @Test("The address as server name is checked against the certificate's IP SAN")
     func addressAsServerName() async throws {
+        let port = TestPorts.reserve()
         try #require(ExternalTool.isRunnable("openssl"))
         let directory = try ExternalTool.temporaryDirectory()
         let certificate = try SelfSignedCertificate(name: "server", in: directory)
-        let server = try await Self.startServer(port: 23002, certificate: certificate, in: directory)
+        let server = try await Self.startServer(port: port, certificate: certificate, in: directory)
         defer { server.terminate() }
         let loop = try EventLoop()
         defer { loop.shutdown() }
-        let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: 23002), on: loop)
+        let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: port), on: loop)
         let tls = try await TLSConnection.connect(over: tcp, configuration: TLSConfiguration(
             serverName: "127.0.0.1", trust: .certificateFile(certificate.certificate)))
         try await tls.write(Array("abc\n".utf8))
@@ -70,17 +72,18 @@ struct TLSConnectionTests {
 
     @Test("A certificate nobody trusts, a wrong host name and the system roots are refused, naming why")
     func refusals() async throws {
+        let port = TestPorts.reserve()
         try #require(ExternalTool.isRunnable("openssl"))
         let directory = try ExternalTool.temporaryDirectory()
         let certificate = try SelfSignedCertificate(name: "server", in: directory)
         let other = try SelfSignedCertificate(name: "other", in: directory)
-        let server = try await Self.startServer(port: 23003, certificate: certificate, in: directory)
+        let server = try await Self.startServer(port: port, certificate: certificate, in: directory)
         defer { server.terminate() }
         let loop = try EventLoop()
         defer { loop.shutdown() }
 
         func attempt(_ configuration: TLSConfiguration) async throws -> TLSError? {
-            let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: 23003), on: loop)
+            let tcp = try await TCPConnection.connect(to: .loopback(.ipv4, port: port), on: loop)
             do {
                 let tls = try await TLSConnection.connect(over: tcp, configuration: configuration)
                 tls.close()

@@ -108,20 +108,20 @@ struct FLVOracleTests {
 
     @Test("ffprobe reads our H.264 + AAC FLV: codecs, packets, timestamps, payloads, onMetaData",
           .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
-    func ffprobeReadsWhatWeWrite() throws {
+    func ffprobeReadsWhatWeWrite() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mp4 = try Self.makeH264MP4(in: directory)
         let flv = directory.appendingPathComponent("ours.flv").path
         let (video, audio) = try Self.writeFLV(from: mp4, to: flv)
 
-        let streams = Self.sections(try ExternalTool.check("ffprobe", ["-v", "error", "-show_streams", flv]).text, "STREAM")
+        let streams = Self.sections(try await ExternalTool.check("ffprobe", ["-v", "error", "-show_streams", flv]).text, "STREAM")
         #expect(streams.map { $0["codec_name"] ?? "" }.sorted() == ["aac", "h264"])
         let videoStream = try #require(streams.first { $0["codec_name"] == "h264" })
         #expect(videoStream["width"] == "160" && videoStream["height"] == "120")
         #expect(streams.first { $0["codec_name"] == "aac" }?["sample_rate"] == "48000")
 
-        let packets = Self.sections(try ExternalTool.check("ffprobe", ["-v", "error", "-show_packets", flv]).text, "PACKET")
+        let packets = await Self.sections(try ExternalTool.check("ffprobe", ["-v", "error", "-show_packets", flv]).text, "PACKET")
         let videoPackets = packets.filter { $0["codec_type"] == "video" }
         let audioPackets = packets.filter { $0["codec_type"] == "audio" }
         #expect(videoPackets.count == video.count)
@@ -138,16 +138,16 @@ struct FLVOracleTests {
         for (packet, frame) in zip(audioPackets, audio) { #expect(packet["pts"] == "\(FLVTimestamp.milliseconds(frame.pts) + delay)") }
 
         // The payloads ffmpeg demuxes from our FLV are the MP4's samples, byte for byte.
-        let ours = Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text)
-        let theirs = Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", mp4, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text)
+        let ours = await Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text)
+        let theirs = await Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", mp4, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text)
         #expect(ours.count == video.count && ours == theirs)
         // And the pictures decode to the same frames.
-        let decodedOurs = Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-map", "0:v", "-f", "framemd5", "-"]).text)
-        let decodedTheirs = Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]).text)
+        let decodedOurs = await Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", flv, "-map", "0:v", "-f", "framemd5", "-"]).text)
+        let decodedTheirs = await Self.hashes(try ExternalTool.check("ffmpeg", ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]).text)
         #expect(!decodedOurs.isEmpty && decodedOurs == decodedTheirs)
 
         // onMetaData: ffmpeg takes the duration and the encoder from it; our reader reads the fixed-up fields.
-        let format = try #require(Self.sections(try ExternalTool.check("ffprobe", ["-v", "error", "-show_format", flv]).text, "FORMAT").first)
+        let format = try await #require(Self.sections(try ExternalTool.check("ffprobe", ["-v", "error", "-show_format", flv]).text, "FORMAT").first)
         let lastAudio = try #require(audio.last)
         let expectedDuration = Double(FLVTimestamp.milliseconds(lastAudio.pts) + delay + FLVTimestamp.milliseconds(lastAudio.duration)) / 1000
         #expect(abs((Double(format["duration"] ?? "") ?? 0) - expectedDuration) < 0.2)
@@ -162,16 +162,16 @@ struct FLVOracleTests {
 
     @Test("we read ffmpeg's H.264 + AAC FLV: the same Annex B and ADTS as ffmpeg's -c copy -f h264 / -f adts",
           .enabled(if: ExternalTool.isRunnable("ffmpeg")))
-    func readsWhatFFmpegWrites() throws {
+    func readsWhatFFmpegWrites() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mp4 = try Self.makeH264MP4(in: directory)
         let flv = directory.appendingPathComponent("ffmpeg.flv").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-c", "copy", flv])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", mp4, "-c", "copy", flv])
         let h264 = directory.appendingPathComponent("ref.h264").path
         let adts = directory.appendingPathComponent("ref.aac").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", flv, "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", h264])
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", flv, "-map", "0:a", "-c", "copy", "-f", "adts", adts])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", flv, "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", h264])
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", flv, "-map", "0:a", "-c", "copy", "-f", "adts", adts])
 
         let video = try Self.elementaryStream(of: flv, .video)
         let audio = try Self.elementaryStream(of: flv, .audio)
@@ -191,7 +191,7 @@ struct FLVOracleTests {
 
     @Test("the modern FFmpeg reads our H.265 Enhanced RTMP FLV: packets, timestamps, payloads, decoded pictures",
           .enabled(if: ModernFFmpeg.isRunnable))
-    func modernFFmpegReadsOurHEVC() throws {
+    func modernFFmpegReadsOurHEVC() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mp4 = try Self.makeHEVCMP4(in: directory)
@@ -201,30 +201,30 @@ struct FLVOracleTests {
         #expect(first.codec == .enhanced(.hvc1) && first.packetType == .sequenceStart)
 
         // framecrc of a stream copy lists each packet's dts, pts and a checksum of its bytes.
-        let copied = try ModernFFmpeg.check(["-v", "error", "-i", flv, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text
+        let copied = try await ModernFFmpeg.check(["-v", "error", "-i", flv, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text
         let lines = copied.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(lines.count == video.count)
         for (line, frame) in zip(lines, video) {
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(fields.count >= 6 && fields[1] == "\(FLVTimestamp.milliseconds(frame.dts))" && fields[2] == "\(FLVTimestamp.milliseconds(frame.pts))")
         }
-        let theirs = Self.hashes(try ModernFFmpeg.check(["-v", "error", "-i", mp4, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text)
+        let theirs = await Self.hashes(try ModernFFmpeg.check(["-v", "error", "-i", mp4, "-map", "0:v", "-c", "copy", "-f", "framemd5", "-"]).text)
         #expect(Self.hashes(copied) == theirs)
-        let decodedOurs = Self.hashes(try ModernFFmpeg.check(["-v", "error", "-i", flv, "-map", "0:v", "-f", "framemd5", "-"]).text)
-        let decodedTheirs = Self.hashes(try ModernFFmpeg.check(["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]).text)
+        let decodedOurs = await Self.hashes(try ModernFFmpeg.check(["-v", "error", "-i", flv, "-map", "0:v", "-f", "framemd5", "-"]).text)
+        let decodedTheirs = await Self.hashes(try ModernFFmpeg.check(["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]).text)
         #expect(decodedOurs.count == video.count && decodedOurs == decodedTheirs)
     }
 
     @Test("we read the modern FFmpeg's H.265 Enhanced RTMP FLV: the same Annex B as its -bsf:v hevc_mp4toannexb -f hevc",
           .enabled(if: ModernFFmpeg.isRunnable))
-    func readsModernFFmpegsHEVC() throws {
+    func readsModernFFmpegsHEVC() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mp4 = try Self.makeHEVCMP4(in: directory)
         let flv = directory.appendingPathComponent("ffmpeg-hevc.flv").path
-        try ModernFFmpeg.check(["-v", "error", "-y", "-i", mp4, "-c", "copy", flv])
+        try await ModernFFmpeg.check(["-v", "error", "-y", "-i", mp4, "-c", "copy", flv])
         let reference = directory.appendingPathComponent("ref.h265").path
-        try ModernFFmpeg.check(["-v", "error", "-y", "-i", flv, "-c", "copy", "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", reference])
+        try await ModernFFmpeg.check(["-v", "error", "-y", "-i", flv, "-c", "copy", "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", reference])
         let ours = try Self.elementaryStream(of: flv, .video)
         let referenceBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: reference)))
         #expect(!ours.isEmpty && ours == referenceBytes)

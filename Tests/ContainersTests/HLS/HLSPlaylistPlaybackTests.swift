@@ -116,10 +116,10 @@ struct HLSPlaylistPlaybackTests {
     }
 
     @Test("Chromium plays an FFmpeg MP4 in <video>: 100 decoded frames, 4 s", .enabled(if: BrowserPlayback.isRunnable))
-    func chromiumPlaysMP4() throws {
+    func chromiumPlaysMP4() async throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "100",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "100",
                                           "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", folder.appendingPathComponent("x.mp4").path])
         let report = try BrowserPlayback.play(.mp4("x.mp4"), in: folder).report
         #expect(report.done && report.errors.isEmpty, "\(report)")

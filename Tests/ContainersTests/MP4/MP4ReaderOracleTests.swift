@@ -37,13 +37,13 @@ struct MP4ReaderOracleTests {
 
     @Test("fragmented: every sample's dts, pts, duration and size equal FFmpeg 9's framecrc",
           .enabled(if: ModernFFmpeg.isRunnable))
-    func fragmentedDurationsEqualModernFFmpeg() throws {
+    func fragmentedDurationsEqualModernFFmpeg() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let variant = try #require(MP4TestFiles.variants.first { $0.name == "fragmented" })
         let path = try MP4TestFiles.make(variant, in: directory)
         let file = try MP4File(contentsOf: path)
         for track in file.tracks {
-            let output = try ModernFFmpeg.check(["-v", "error", "-i", path, "-map", "0:\(track.index)", "-c", "copy",
+            let output = try await ModernFFmpeg.check(["-v", "error", "-i", path, "-map", "0:\(track.index)", "-c", "copy",
                                                  "-f", "framecrc", "-"])
             let rows = output.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
                 $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -59,14 +59,14 @@ struct MP4ReaderOracleTests {
     }
 
     @Test("each track's bytes equal ffmpeg's -c copy elementary stream", arguments: MP4TestFiles.variants)
-    func elementaryStreamsEqualFFmpeg(_ variant: MP4TestFiles.Variant) throws {
+    func elementaryStreamsEqualFFmpeg(_ variant: MP4TestFiles.Variant) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let path = try MP4TestFiles.make(variant, in: directory)
         let file = try MP4File(contentsOf: path)
         for track in file.tracks {
             let format = switch track.codec { case .h264: "h264"; case .hevc: "hevc"; default: "adts" }
             let reference = directory.appendingPathComponent("track\(track.index).\(format)").path
-            try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", path, "-map", "0:\(track.index)", "-c", "copy",
+            try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-i", path, "-map", "0:\(track.index)", "-c", "copy",
                                               "-f", format, reference])
             let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: reference)))
             var sink = MemoryByteSink()
@@ -84,11 +84,11 @@ struct MP4ReaderOracleTests {
     }
 
     @Test("track formats: codec, size, profile, sample rate and channels equal ffprobe's streams", arguments: MP4TestFiles.variants)
-    func formatsEqualFFprobe(_ variant: MP4TestFiles.Variant) throws {
+    func formatsEqualFFprobe(_ variant: MP4TestFiles.Variant) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let path = try MP4TestFiles.make(variant, in: directory)
         let file = try MP4File(contentsOf: path)
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-show_streams", "-of", "json", path])
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_streams", "-of", "json", path])
         let streams = (try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any])?["streams"] as? [[String: Any]] ?? []
         #expect(streams.count == file.tracks.count)
         for (track, stream) in zip(file.tracks, streams) {

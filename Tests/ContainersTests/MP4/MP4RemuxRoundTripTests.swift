@@ -18,7 +18,7 @@ struct MP4RemuxRoundTripTests {
     ]
 
     @Test("ffmpeg's MP4 → MP4Remuxer: same samples, same pts/dts, ffmpeg decodes it cleanly", arguments: inputs)
-    func roundTrip(_ variant: MP4TestFiles.Variant) throws {
+    func roundTrip(_ variant: MP4TestFiles.Variant) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let inputPath = try MP4TestFiles.make(variant, in: directory)
         let outputPath = directory.appendingPathComponent("ours.mp4").path
@@ -77,16 +77,16 @@ struct MP4RemuxRoundTripTests {
         }
         #expect(counts[0] == "50")
         #expect(counts[1] == counts[0])
-        let decode = try ExternalTool.run("ffmpeg", ["-v", "error", "-i", outputPath, "-f", "null", "-"])
+        let decode = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", outputPath, "-f", "null", "-"])
         #expect(decode.status == 0)
         #expect(decode.standardError.isEmpty, "ffmpeg -v error printed: \(decode.standardError)")
     }
 
     @Test("a file with no track the writer knows is a typed error, not an empty file")
-    func nothingToCopy() throws {
+    func nothingToCopy() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let inputPath = directory.appendingPathComponent("mjpeg.mp4").path
-        try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=5:duration=1",
+        try await ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=5:duration=1",
                                           "-c:v", "mjpeg", inputPath])
         let input = try MP4File(contentsOf: inputPath)
         #expect(throws: ContainerWriteError.self) {
