@@ -16,17 +16,18 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # The test targets whose code a trait changes: Codecs and FFmpegEngine (FFmpeg), Transport (OpenSSL), the streamkit
-# CLI (both), and the suites that run the CLI.
-traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests'
+# CLI (both), the suites that run the CLI, and the live pipeline (x264 and AAC take over from the native encoder).
+traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests|LiveTests'
 # The suites with tests that carry `.needsRealTime` or `.runsAlone` (Tests/TestSupport/RealTimeSuites.swift; without
 # STREAMKIT_REAL_TIME_SUITES=1 they skip themselves), and of them those in the targets the traits change.
 realTime='FFmpegReceiverTests|FFmpegSenderTests|LossTests|RTPMediaStreamPeerTests|SessionDescriptionPeerTests|StreamSynchronizerPeerTests'
 realTime+='|EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|SyntheticCameraTests|SyntheticMicrophoneTests'
-realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
+realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests'
 traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
+traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests'
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
-alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests'
-traitedAlone='AdaptiveSenderTests|AdaptationProofTests'
+alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
+traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
 # The native encoder's suites, run again optimised.
 native='NativeH264Tests|NativeH264KernelsTests'
 

@@ -6,12 +6,12 @@ import TestSupport
 /// Adaptation reaches the picture: a pipeline publishing through a relay capped below the stream's rate lowers what
 /// the encoder makes (measured in a recording of the main rendition, second by second), soon after the cap, and
 /// raises it again after the cap lifts; a recording with its own rendition keeps its rate all along.
-@Suite(.enabled(if: (ExternalTool.isRunnable("ffprobe", "python3") && NginxRTMP.executablePath != nil)
+@Suite(.runsAlone, .enabled(if: (ExternalTool.isRunnable("ffprobe", "python3") && NginxRTMP.executablePath != nil)
     || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct LiveAdaptationProofTests {
     /// Kilobits in each whole second of a file's video, by presentation time.
-    static func kilobitsPerSecond(_ path: String) throws -> [Int] {
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size",
+    static func kilobitsPerSecond(_ path: String) async throws -> [Int] {
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,size",
                                                         "-of", "csv=p=0", path])
         var seconds: [Int: Int] = [:]
         for line in output.text.split(separator: "\n") {
@@ -28,7 +28,8 @@ struct LiveAdaptationProofTests {
     @Test(.enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(2)))
     func theEncoderFollowsACappedLinkDownAndUp() async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let (serverPort, relayPort): (UInt16, UInt16) = (26_130, 26_131)
+        let base = TestPorts.reserve(2)
+        let (serverPort, relayPort) = (base, base + 1)
         let server = try await NginxRTMP(port: serverPort, in: directory)
         defer { server.terminate() }
         let relay = try await ThrottledRelay(port: relayPort, to: serverPort, bytesPerSecond: 0, in: directory)
@@ -75,7 +76,7 @@ struct LiveAdaptationProofTests {
         #expect(firstDown.map { $0.at - 4 < 3 } ?? false, "the first step down comes within 3 s of the cap\n\(log)")
         #expect(changes.contains { $0.to > $0.from && $0.at > 14 }, "the bit rate climbs once the cap lifts\n\(log)")
 
-        let measured = try Self.kilobitsPerSecond(main), own = try Self.kilobitsPerSecond(kept)
+        let measured = try await Self.kilobitsPerSecond(main), own = try await Self.kilobitsPerSecond(kept)
         let text = "main rendition: \(measured) kbit/s\nrecording's own rendition: \(own) kbit/s\n\(report)\n\(log)"
         print("live adaptation through a 320 kbit/s cap (4–14 s):\n\(text)")
         try #require(measured.count >= 22 && own.count >= 22, "\(text)")

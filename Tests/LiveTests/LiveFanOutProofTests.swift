@@ -7,13 +7,14 @@ import TestSupport
 /// read by ffmpeg. The second server is killed midway and started again: the first server and the recording go to
 /// the end with identical pictures, and the second gets the stream again, from a key frame, after the
 /// reconnection.
-@Suite(.enabled(if: (ExternalTool.isRunnable("ffmpeg", "ffprobe") && NginxRTMP.executablePath != nil)
+@Suite(.needsRealTime, .enabled(if: (ExternalTool.isRunnable("ffmpeg", "ffprobe") && NginxRTMP.executablePath != nil)
     || ProcessInfo.processInfo.environment["CI"] == "true"))
 struct LiveFanOutProofTests {
     @Test(.enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(3)))
     func twoServersARecordingAndTheRTSPServerOneOfThemRestarted() async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let (portA, portB, rtspPort): (UInt16, UInt16, UInt16) = (26_110, 26_111, 26_112)
+        let base = TestPorts.reserve(3)
+        let (portA, portB, rtspPort) = (base, base + 1, base + 2)
         let first = try await NginxRTMP(port: portA, in: directory, records: true)
         defer { first.terminate() }
         let second = try await NginxRTMP(port: portB, in: directory, records: true)
@@ -75,21 +76,21 @@ struct LiveFanOutProofTests {
         // The first server's recording and ours hold the same pictures.
         let atA = first.recordings(of: "a")
         #expect(atA.count == 1, "\(atA)")
-        let recorded = try LiveTestSupport.pictureHashes(recording)
+        let recorded = try await LiveTestSupport.pictureHashes(recording)
         #expect(recorded.count == pictures)
-        if let path = atA.first { #expect(try LiveTestSupport.pictureHashes(path) == recorded, "nginx A got every picture as encoded") }
+        if let path = atA.first { #expect(try await LiveTestSupport.pictureHashes(path) == recorded, "nginx A got every picture as encoded") }
 
         // The second server has two publishes; the one after the restart starts at a key frame and decodes strictly.
         let atB = restarted.recordings(of: "b")
         #expect(atB.count == 2, "one recording before the kill and one after: \(atB)\n\(log)")
         if atB.count == 2 {
-            let resumed = try LiveTestSupport.pictureHashes(atB[1])
+            let resumed = try await LiveTestSupport.pictureHashes(atB[1])
             #expect(resumed.count >= 5, "the stream came back for seconds, not a frame: \(resumed.count)")
             #expect(Set(resumed).isSubset(of: Set(recorded)), "what B got after the restart are pictures of the stream")
         }
 
         // ffmpeg played the RTSP server's stream.
-        let playedCount = (try? LiveTestSupport.videoFrameCount(played)) ?? 0
+        let playedCount = (try? await LiveTestSupport.videoFrameCount(played)) ?? 0
         #expect(playedCount >= 5, "ffmpeg played \(playedCount) pictures over RTSP\n\(log)")
     }
 }

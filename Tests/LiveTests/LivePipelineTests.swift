@@ -27,14 +27,14 @@ struct LivePipelineTests {
         #expect(report.picturesCaptured == 60 && report.picturesEncoded == 60, "\(report)")
         #expect(report.destinations.map(\.videoFramesSent).prefix(2) == [60, 60], "\(report)")
         #expect(report.destinations.allSatisfy { $0.failure == nil && $0.framesDropped == 0 }, "\(report)")
-        #expect(try LiveTestSupport.videoFrameCount(h264) == 60)
-        #expect(try LiveTestSupport.videoFrameCount(mp4) == 60)
-        #expect(try LiveTestSupport.pictureHashes(mp4) == LiveTestSupport.pictureHashes(h264), "the same pictures in both files")
+        #expect(try await LiveTestSupport.videoFrameCount(h264) == 60)
+        #expect(try await LiveTestSupport.videoFrameCount(mp4) == 60)
+        #expect(try await LiveTestSupport.pictureHashes(mp4) == LiveTestSupport.pictureHashes(h264), "the same pictures in both files")
         if LiveTestSupport.encodesAudio {
             #expect(report.audioFramesEncoded > 0 && report.destinations[2].audioFramesSent == report.audioFramesEncoded)
-            let streams = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", mp4])
+            let streams = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", mp4])
             #expect(streams.text.split(separator: "\n") == ["h264", "aac"], "\(streams.text)")
-            let adts = try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", aac, "-f", "null", "-"])
+            let adts = try await ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", aac, "-f", "null", "-"])
             #expect(adts.standardError.isEmpty)
         } else {
             #expect(all.contains { if case .audioSkipped = $0 { return true } else { return false } },
@@ -75,8 +75,8 @@ struct LivePipelineTests {
         #expect(!drops.isEmpty, "a destination slower than the stream drops: \(report)")
         #expect(report.destinations[1].framesDropped == drops.count)
         #expect(report.destinations[1].videoFramesSent + drops.count == 90, "every picture is sent or reported: \(report)")
-        #expect(try LiveTestSupport.videoFrameCount(full) == 90)
-        let received = try LiveTestSupport.pictureHashes(slow)
+        #expect(try await LiveTestSupport.videoFrameCount(full) == 90)
+        let received = try await LiveTestSupport.pictureHashes(slow)
         #expect(received.count == report.destinations[1].videoFramesSent, "what the slow destination got decodes, strictly")
     }
 
@@ -101,7 +101,7 @@ struct LivePipelineTests {
         #expect(report.destinations[0].failure == "refused on purpose" && report.destinations[0].videoFramesSent == 0)
         #expect(refusing.finishes.load(ordering: .relaxed) == 1, "a failed destination is still finished (its sockets closed)")
         #expect(report.destinations[1].videoFramesSent == 45 && report.destinations[1].failure == nil)
-        #expect(try LiveTestSupport.videoFrameCount(path) == 45)
+        #expect(try await LiveTestSupport.videoFrameCount(path) == 45)
     }
 
     /// A configuration that does not fit the source is refused before anything starts.

@@ -34,15 +34,15 @@ enum LiveTestSupport {
     }
 
     /// Frames ffprobe counts in a file's first video stream.
-    static func videoFrameCount(_ path: String) throws -> Int {
-        let output = try ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+    static func videoFrameCount(_ path: String) async throws -> Int {
+        let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                                         "stream=nb_read_frames", "-of", "csv=p=0", path])
         return Int(output.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// The md5 of each decoded picture of a file's video (ffmpeg `-f framemd5`), decoding strictly.
-    static func pictureHashes(_ path: String) throws -> [String] {
-        let output = try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", path, "-map", "0:v:0",
+    static func pictureHashes(_ path: String) async throws -> [String] {
+        let output = try await ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", path, "-map", "0:v:0",
                                                        "-f", "framemd5", "-"])
         return FrameMD5.hashes(output.text)
     }

@@ -22,30 +22,31 @@ struct ReadmeLiveExampleTests {
         #expect(readme.contains("```swift\n" + example + "```\n"), "README.md shows the \(name) example")
     }
 
-    @Test("going live: nginx-rtmp records a stream that decodes",
+    @Test("going live: nginx-rtmp records a stream that decodes", .needsRealTime,
           .enabled(if: (ExternalTool.isRunnable("ffprobe") && NginxRTMP.executablePath != nil) || ProcessInfo.processInfo.environment["CI"] == "true"),
           .enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(2)))
     func goingLiveReachesNginx() async throws {
         let directory = try ExternalTool.temporaryDirectory()
-        let server = try await NginxRTMP(port: 26_120, in: directory, records: true)
+        let port = TestPorts.reserve()
+        let server = try await NginxRTMP(port: port, in: directory, records: true)
         defer { server.terminate() }
-        let report = try await goLive(to: "rtmp://127.0.0.1:26120/live/readme", for: 3)
+        let report = try await goLive(to: "rtmp://127.0.0.1:\(port)/live/readme", for: 3)
         await server.stop()
         #expect(report.destinations.first?.failure == nil, "\(report)")
         let recordings = server.recordings(of: "readme")
         #expect(recordings.count == 1)
         let sent = report.destinations.first?.videoFramesSent ?? 0
         #expect(sent > 10, "\(report)")
-        if let path = recordings.first { #expect(try LiveTestSupport.pictureHashes(path).count == sent, "every picture sent was recorded") }
+        if let path = recordings.first { #expect(try await LiveTestSupport.pictureHashes(path).count == sent, "every picture sent was recorded") }
     }
 
-    @Test("serving and recording: the recording has every picture",
+    @Test("serving and recording: the recording has every picture", .needsRealTime,
           .enabled(if: ExternalTool.isRunnable("ffprobe") || ProcessInfo.processInfo.environment["CI"] == "true"),
           .enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(2)))
     func servingAndRecording() async throws {
         let path = try ExternalTool.temporaryDirectory().appendingPathComponent("readme.mp4").path
-        let report = try await serveAndRecord(port: 26_121, to: path, frames: 45)
+        let report = try await serveAndRecord(port: TestPorts.reserve(), to: path, frames: 45)
         #expect(report.destinations.allSatisfy { $0.failure == nil }, "\(report)")
-        #expect(try LiveTestSupport.videoFrameCount(path) == 45)
+        #expect(try await LiveTestSupport.videoFrameCount(path) == 45)
     }
 }
