@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Codecs", targets: ["Codecs"]),
         .library(name: "NativeH264Kernels", targets: ["NativeH264Kernels"]),
         .library(name: "NativeH264", targets: ["NativeH264"]),
+        .library(name: "NativeAAC", targets: ["NativeAAC"]),
         .library(name: "Transport", targets: ["Transport"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
@@ -60,6 +61,8 @@ let package = Package(
         // deblocking — x264's common/) in a target of their own, and the decisions and bitstream writing above them.
         .target(name: "NativeH264Kernels", dependencies: ["MediaCore"]),
         .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
+        // The native AAC-LC decoder (and the tables, windows and transforms an encoder shares).
+        .target(name: "NativeAAC", dependencies: ["AAC", "Bitstream", "MediaCore", "CodecInterface"]),
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
@@ -117,6 +120,7 @@ let package = Package(
         // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI
         // (receive rtmp://, receive --listen, serve --rtmp-port) against ffmpeg and nginx-rtmp.
         .testTarget(name: "RTMPIngestTests", dependencies: ["Transport", "POSIX", "Containers", "MediaCore", "TestSupport"]),
+        .testTarget(name: "NativeAACTests", dependencies: ["NativeAAC", "AAC", "Bitstream", "MediaCore", "CodecInterface", "TestSupport"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
