@@ -27,6 +27,8 @@ struct AACChannelStream: Sendable {
     var quantized = [Int32](repeating: 0, count: 1024)
     /// The inverse-quantised, scaled spectrum (noise and intensity bands are filled later).
     var spectrum = [Float](repeating: 0, count: 1024)
+    /// Whether the last stream parsed had pulse data.
+    var pulsePresent = false
 
     /// Reads one `individual_channel_stream()` and inverse-quantises it.
     /// - Parameters:
@@ -43,7 +45,7 @@ struct AACChannelStream: Sendable {
         }
         try parseSectionData(&reader)
         try parseScalefactors(&reader)
-        let pulsePresent = try reader.aacFlag("pulse_data_present")
+        pulsePresent = try reader.aacFlag("pulse_data_present")
         var pulses: [(position: Int, amplitude: Int32)] = []
         if pulsePresent {
             let start = reader.bitPosition
@@ -234,6 +236,31 @@ struct AACChannelStream: Sendable {
                 }
             }
             window += groupLength
+        }
+    }
+}
+
+extension AACChannelStream {
+    /// Adds what this channel stream used to the statistics.
+    /// - Parameter statistics: the running counts.
+    func count(into statistics: inout AACDecoderStatistics) {
+        switch info.windowSequence {
+        case .eightShort: statistics.shortWindowStreams += 1
+        case .longStart, .longStop: statistics.transitionWindowStreams += 1
+        case .onlyLong: break
+        }
+        if info.windowShape == .kaiserBesselDerived { statistics.kbdStreams += 1 }
+        if tnsPresent { statistics.tnsStreams += 1 }
+        if pulsePresent { statistics.pulseStreams += 1 }
+        for group in 0..<info.groupLengths.count {
+            for band in 0..<info.maxSFB {
+                switch bandTypes[group * Self.bandStride + band] {
+                case AACBandType.noise: statistics.noiseBands += 1
+                case AACBandType.intensityInPhase, AACBandType.intensityOutOfPhase: statistics.intensityBands += 1
+                case AACBandType.escape: statistics.escapeBands += 1
+                default: break
+                }
+            }
         }
     }
 }

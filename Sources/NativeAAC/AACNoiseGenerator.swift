@@ -5,7 +5,11 @@ import Foundation
 ///
 /// The generator is a 32-bit linear congruential one (multiplier 1664525, increment 1013904223), seeded
 /// the same at every start, so a stream always decodes to the same samples. The specification leaves
-/// the generator to the decoder; other decoders' noise differs sample by sample, not in energy.
+/// the generator to the decoder; this one draws the same sequence as FFmpeg's float decoder, and like
+/// it gives each channel of a pair its own noise even where `ms_used` marks a band that is noise in
+/// both (§4.6.13.3 would reuse the first channel's vector there, which the `copying` argument does):
+/// FFmpeg's `aac` encoder sets `ms_used` on such bands without meaning correlated noise, and
+/// following FFmpeg keeps our output sample-close to the decoder most players use.
 struct AACNoiseGenerator: Sendable {
     /// The generator's state.
     private var state: UInt32 = 0x1F2E_3D4C

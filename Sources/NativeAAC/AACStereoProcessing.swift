@@ -33,7 +33,12 @@ enum AACStereoProcessing {
 
     /// Intensity stereo: each band of the second channel coded with `INTENSITY_HCB` (in phase) or
     /// `INTENSITY_HCB2` (out of phase) becomes the first channel's band scaled by
-    /// `±0.5^(¼·is_position)`, the sign also inverted where `ms_mask_present` is 1 and `ms_used` is set.
+    /// `±0.5^(¼·is_position)`, the sign also inverted where `ms_used` is set.
+    ///
+    /// §4.6.8.2.3 `invert_intensity()` inverts only when `ms_mask_present` is 1. FFmpeg's decoder (5.1
+    /// through 7) also inverts when it is 2 (every band "used"), and FFmpeg's `aac` encoder — the one most
+    /// builds ship — writes 2 when all its bands carry the flag, intending the inversion: we follow
+    /// FFmpeg, so its streams decode as it means them and as it decodes them.
     /// - Parameters:
     ///   - left: the first channel (after M/S).
     ///   - right: the second channel, its intensity positions in `scalefactors`.
@@ -51,7 +56,7 @@ enum AACStereoProcessing {
                 let type = right.bandTypes[index]
                 guard AACBandType.isIntensity(type) else { continue }
                 var sign: Float = type == AACBandType.intensityInPhase ? 1 : -1
-                if msMaskPresent == 1, msUsed[index] { sign = -sign }
+                if msMaskPresent != 0, msUsed[index] { sign = -sign }
                 let scale = sign * AACIntensityGain.gain(position: right.scalefactors[index])
                 for member in 0..<groupLength {
                     let base = (window + member) * 128

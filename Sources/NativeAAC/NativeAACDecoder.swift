@@ -29,6 +29,8 @@ public struct NativeAACDecoder: Sendable {
     public var channelCount: Int { layout.channelCount }
     /// The band table of the sampling rate.
     let bands: AACScalefactorBandTable
+    /// What the decoder has seen so far.
+    public private(set) var statistics = AACDecoderStatistics()
 
     private var streams: [AACChannelStream]
     private var filterbanks: [AACFilterbank]
@@ -316,8 +318,16 @@ public struct NativeAACDecoder: Sendable {
         protectedRegions.append(ADTSCRC.Region(bitOffset: firstEnd, bitCount: reader.bitPosition - origin - firstEnd, protectedBitCount: 128))
         noise.fill(&streams[channel], bands: bands)
         if common {
-            noise.fill(&streams[channel + 1], bands: bands, copying: (streams[channel], msUsed))
+            noise.fill(&streams[channel + 1], bands: bands)
             if msMaskPresent != 0 {
+                let info = streams[channel].info
+                for group in 0..<info.groupLengths.count {
+                    for band in 0..<info.maxSFB {
+                        let index = group * AACChannelStream.bandStride + band
+                        if msUsed[index], streams[channel].bandTypes[index] < AACBandType.noise,
+                           streams[channel + 1].bandTypes[index] < AACBandType.noise { statistics.midSideBands += 1 }
+                    }
+                }
                 let (msUsed, bands) = (msUsed, bands)
                 streams.withUnsafeMutableBufferPointer { pair in
                     AACStereoProcessing.applyMidSide(&pair[channel], &pair[channel + 1], msUsed: msUsed, bands: bands)
@@ -362,6 +372,7 @@ public struct NativeAACDecoder: Sendable {
     private mutating func synthesize() -> AACDecodedFrame {
         var decoded = [[Float]](repeating: [Float](repeating: 0, count: 1024), count: streams.count)
         for channel in streams.indices {
+            if filled[channel] { streams[channel].count(into: &statistics) }
             if !filled[channel] {
                 for index in 0..<1024 { streams[channel].spectrum[index] = 0 }
             } else if streams[channel].tnsPresent {
@@ -374,6 +385,7 @@ public struct NativeAACDecoder: Sendable {
                 filterbanks[channel].synthesize(streams[channel].spectrum, sequence: info.windowSequence, shape: info.windowShape, into: base)
             }
         }
+        statistics.decodedFrames += 1
         return AACDecodedFrame(channels: layout.outputOrder.map { decoded[$0] }, status: .decoded)
     }
 
@@ -388,6 +400,7 @@ public struct NativeAACDecoder: Sendable {
                 filterbanks[channel].synthesize(silence, sequence: .onlyLong, shape: shape, into: base)
             }
         }
+        statistics.concealedFrames += 1
         return AACDecodedFrame(channels: layout.outputOrder.map { decoded[$0] }, status: .concealed(error))
     }
 }

@@ -37,7 +37,8 @@ enum AACOracle {
     }
 
     /// Our decoding of an ADTS stream: interleaved floats and every frame's status.
-    static func nativeDecode(_ bytes: [UInt8]) throws -> (samples: [Float], channels: Int, statuses: [AACFrameStatus]) {
+    static func nativeDecode(_ bytes: [UInt8]) throws -> (samples: [Float], channels: Int, statuses: [AACFrameStatus],
+                                                           statistics: AACDecoderStatistics) {
         let scan = ADTSFrameScanner.scan(bytes)
         guard let first = scan.frames.first else { throw TestFailure("no ADTS frame") }
         var decoder = try NativeAACDecoder(adtsHeader: first.header)
@@ -51,7 +52,7 @@ enum AACOracle {
                 }
             }
         }
-        return (samples, decoder.channelCount, statuses)
+        return (samples, decoder.channelCount, statuses, decoder.statistics)
     }
 
     /// Compares two interleaved signals sample by sample over their common length.
