@@ -37,8 +37,9 @@ public struct NativeAACDecoder: Sendable {
     private var noise = AACNoiseGenerator()
     private var msUsed = [Bool](repeating: false, count: 8 * AACChannelStream.bandStride)
     private var filled: [Bool]
-    /// The CRC-protected regions of the last block parsed (ADTS §8.3 / ISO/IEC 14496-3 §1.A.3.2).
-    private(set) var protectedRegions: [ADTSCRC.Region] = []
+    /// The CRC-protected regions of the last block parsed (ISO/IEC 13818-7 §8.3, ISO/IEC 14496-3
+    /// §1.A.3.2), in bits from the start of the block: what an ADTS `crc_check` covers besides the header.
+    public private(set) var protectedRegions: [ADTSCRC.Region] = []
     private var padded: [UInt8] = []
 
     /// Creates a decoder for a stream described by an AudioSpecificConfig.
