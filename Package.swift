@@ -60,7 +60,7 @@ let package = Package(
         // The native H.264 encoder: pixel kernels (SAD/SATD, interpolation, transforms, intra prediction,
         // deblocking — x264's common/) in a target of their own, and the decisions and bitstream writing above them.
         .target(name: "NativeH264Kernels", dependencies: ["MediaCore"]),
-        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
+        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "NativeAAC", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
         // The native AAC-LC decoder (and the tables, windows and transforms an encoder shares).
         .target(name: "NativeAAC", dependencies: ["AAC", "Bitstream", "MediaCore", "CodecInterface"]),
         // Layer 4
