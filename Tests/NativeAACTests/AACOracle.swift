@@ -24,7 +24,8 @@ enum AACOracle {
     static func encode(_ source: String, sampleRate: Int, channels: Int, seconds: Double, bitRate: Int, extra: [String] = [],
                        into directory: URL, name: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        let layout = channels == 6 ? ["-channel_layout", "5.1"] : ["-ac", "\(channels)"]
+        let layouts = [3: "3.0", 4: "4.0", 5: "5.0", 6: "5.1", 8: "7.1"]
+        let layout = layouts[channels].map { ["-channel_layout", $0] } ?? ["-ac", "\(channels)"]
         try ExternalTool.check("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", source, "-t", "\(seconds)", "-ar", "\(sampleRate)"]
                                + layout + ["-c:a", "aac", "-b:a", "\(bitRate)"] + extra + ["-f", "adts", url.path])
         return url

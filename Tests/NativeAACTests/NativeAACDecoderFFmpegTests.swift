@@ -47,7 +47,16 @@ struct NativeAACDecoderFFmpegTests {
     static let panned = "aevalsrc=exprs='0.3*sin(2*PI*440*t)+0.2*sin(2*PI*5000*t)+0.1*sin(2*PI*9000*t)|0.2*sin(2*PI*440*t)+0.12*sin(2*PI*5000*t)+0.07*sin(2*PI*9000*t)'"
     static let surround = "aevalsrc=exprs='0.3*sin(2*PI*440*t)|0.3*sin(2*PI*550*t)|0.3*sin(2*PI*660*t)|0.2*sin(2*PI*60*t)|0.2*sin(2*PI*880*t)|0.2*sin(2*PI*990*t)'"
 
+    /// One tone per channel, each its own frequency, so a channel in the wrong place cannot pass.
+    static func tones(_ count: Int) -> String {
+        "aevalsrc=exprs='" + (0..<count).map { "0.25*sin(2*PI*\(330 + 110 * $0)*t)" }.joined(separator: "|") + "'"
+    }
+
     static let cases: [Case] = [
+        Case(name: "3.0 (configuration 3) 44.1 kHz 160 kbit/s", source: tones(3), sampleRate: 44100, channels: 3, bitRate: 160000),
+        Case(name: "4.0 (configuration 4) 48 kHz 192 kbit/s", source: tones(4), sampleRate: 48000, channels: 4, bitRate: 192000),
+        Case(name: "5.0 (configuration 5) 32 kHz 200 kbit/s", source: tones(5), sampleRate: 32000, channels: 5, bitRate: 200000),
+        Case(name: "7.1 (configuration 7) 48 kHz 384 kbit/s", source: tones(8), sampleRate: 48000, channels: 8, bitRate: 384000),
         Case(name: "mono 44.1 kHz 64 kbit/s tones", source: music, sampleRate: 44100, channels: 1, bitRate: 64000),
         Case(name: "mono 8 kHz 16 kbit/s", source: music, sampleRate: 8000, channels: 1, bitRate: 16000),
         Case(name: "mono 11.025 kHz 24 kbit/s", source: music, sampleRate: 11025, channels: 1, bitRate: 24000),
