@@ -1,4 +1,5 @@
 import AAC
+import Bitstream
 
 /// Which syntactic elements a stream's raw data blocks carry, in order, and where their channels go
 /// in the output (ISO/IEC 14496-3 §1.6.3.4, Table 1.19 for channel configurations 1–7, or a
@@ -44,8 +45,10 @@ public struct AACChannelLayout: Sendable, Hashable {
         }
     }
 
-    /// The layout a program config element describes: its front, side and back elements, then its LFEs,
-    /// output in that order.
+    /// The layout a program config element describes: its front, side and back elements, then its LFEs.
+    /// When they are the elements of a channel configuration 1–7 (FFmpeg's `-aac_pce` writes 5.1 so),
+    /// the channels come out in that configuration's order, as FFmpeg delivers them; otherwise in
+    /// element order.
     /// - Parameter pce: the program config element.
     public init(programConfigElement pce: ProgramConfigElement) {
         var elements: [ElementKind] = []
@@ -53,8 +56,38 @@ public struct AACChannelLayout: Sendable, Hashable {
             elements.append(element.isChannelPair ? .pair : .single)
         }
         elements += pce.lfeElementTags.map { _ in .lowFrequency }
+        for value in UInt8(1)...7 {
+            if let fixed = ChannelConfiguration(rawValue: value).flatMap(AACChannelLayout.init(configuration:)), fixed.elements == elements {
+                self = fixed
+                return
+            }
+        }
         let count = elements.reduce(0) { $0 + ($1 == .pair ? 2 : 1) }
         self.init(elements: elements, outputOrder: Array(0..<count))
+    }
+
+    /// The program config element at the start of a raw data block (after any fill elements), where an
+    /// ADTS stream with `channel_configuration` 0 carries its layout (ISO/IEC 14496-3 §1.6.3.4).
+    /// - Parameter block: a raw data block.
+    /// - Returns: the PCE, or `nil` when the block does not start with one.
+    public static func programConfigElement<Bytes: Collection>(atStartOf block: Bytes) -> ProgramConfigElement?
+    where Bytes.Element == UInt8 {
+        var reader = BitReader(Array(block) + [UInt8](repeating: 0, count: 8))
+        let limit = block.count * 8
+        while reader.bitPosition + 3 <= limit, let id = reader.readBits(3) {
+            switch id {
+            case 5:
+                guard let pce = try? ProgramConfigElement.parse(from: &reader, alignmentOrigin: 0), reader.bitPosition <= limit else { return nil }
+                return pce
+            case 6:
+                guard var count = reader.readBits(4).map(Int.init) else { return nil }
+                if count == 15 { count += Int(reader.readBits(8) ?? 0) - 1 }
+                guard reader.skipBits(count * 8) else { return nil }
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     /// Creates a layout.

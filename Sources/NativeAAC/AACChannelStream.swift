@@ -217,25 +217,32 @@ struct AACChannelStream: Sendable {
     private mutating func dequantize(bands: AACScalefactorBandTable) {
         let isShort = info.windowSequence.isShort
         let offsets = isShort ? bands.short : bands.long
-        for index in 0..<1024 { spectrum[index] = 0 }
-        let power = AACInverseQuantizer.powerFourThirds
-        var window = 0
-        for (group, groupLength) in info.groupLengths.enumerated() {
-            for band in 0..<info.maxSFB {
-                let index = group * Self.bandStride + band
-                let type = bandTypes[index]
-                guard type >= 1, type <= AACBandType.escape else { continue }
-                let gain = AACInverseQuantizer.gain(scalefactor: scalefactors[index])
-                for member in 0..<groupLength {
-                    let base = (window + member) * 128
-                    for line in offsets[band]..<offsets[band + 1] {
-                        let value = quantized[base + line]
-                        let magnitude = power[min(Int(value.magnitude), power.count - 1)] * gain
-                        spectrum[base + line] = value < 0 ? -magnitude : magnitude
+        let (groupLengths, maxSFB, bandTypes, scalefactors) = (info.groupLengths, info.maxSFB, bandTypes, scalefactors)
+        quantized.withUnsafeBufferPointer { quantized in
+            spectrum.withUnsafeMutableBufferPointer { spectrum in
+                AACInverseQuantizer.powerFourThirds.withUnsafeBufferPointer { power in
+                    for index in 0..<1024 { spectrum[index] = 0 }
+                    let largest = power.count - 1
+                    var window = 0
+                    for (group, groupLength) in groupLengths.enumerated() {
+                        for band in 0..<maxSFB {
+                            let index = group * Self.bandStride + band
+                            let type = bandTypes[index]
+                            guard type >= 1, type <= AACBandType.escape else { continue }
+                            let gain = AACInverseQuantizer.gain(scalefactor: scalefactors[index])
+                            for member in 0..<groupLength {
+                                let base = (window + member) * 128
+                                for line in (base + offsets[band])..<(base + offsets[band + 1]) {
+                                    let value = quantized[line]
+                                    let magnitude = power[min(Int(value.magnitude), largest)] * gain
+                                    spectrum[line] = value < 0 ? -magnitude : magnitude
+                                }
+                            }
+                        }
+                        window += groupLength
                     }
                 }
             }
-            window += groupLength
         }
     }
 }

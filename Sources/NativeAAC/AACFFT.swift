@@ -5,7 +5,8 @@ import Foundation
 public struct AACFFT: Sendable {
     /// The number of complex points.
     public let size: Int
-    /// `cos` and `−sin` of `2πk/size` for `k < size/2`.
+    /// The twiddles of every butterfly stage, one stage after another: for the stage joining halves of
+    /// `h` points, `cos` and `−sin` of `πk/h` for `k < h` start at offset `h − 1`.
     let cosines: [Float]
     let sines: [Float]
     /// The bit-reversed position of each index.
@@ -16,8 +17,18 @@ public struct AACFFT: Sendable {
     public init(size: Int) {
         precondition(size >= 2 && size & (size - 1) == 0, "FFT size must be a power of two")
         self.size = size
-        cosines = (0..<(size / 2)).map { Float(cos(2 * Double.pi * Double($0) / Double(size))) }
-        sines = (0..<(size / 2)).map { Float(-sin(2 * Double.pi * Double($0) / Double(size))) }
+        var cosines: [Float] = []
+        var sines: [Float] = []
+        var half = 1
+        while half < size {
+            for k in 0..<half {
+                cosines.append(Float(cos(Double.pi * Double(k) / Double(half))))
+                sines.append(Float(-sin(Double.pi * Double(k) / Double(half))))
+            }
+            half *= 2
+        }
+        self.cosines = cosines
+        self.sines = sines
         let bits = size.trailingZeroBitCount
         reversed = (0..<size).map { index in
             var value = 0
@@ -40,17 +51,27 @@ public struct AACFFT: Sendable {
                 }
             }
         }
+        // The first stage's twiddle is 1: sums and differences of neighbours.
+        var pair = 0
+        while pair < size {
+            let (ar, ai, br, bi) = (real[pair], imaginary[pair], real[pair + 1], imaginary[pair + 1])
+            real[pair] = ar + br
+            imaginary[pair] = ai + bi
+            real[pair + 1] = ar - br
+            imaginary[pair + 1] = ai - bi
+            pair += 2
+        }
         cosines.withUnsafeBufferPointer { cosines in
             sines.withUnsafeBufferPointer { sines in
-                var half = 1
+                guard let cosines = cosines.baseAddress, let sines = sines.baseAddress else { return }
+                var half = 2
                 while half < size {
-                    let step = size / (half * 2)
-                    var start = 0
-                    while start < size {
-                        for k in 0..<half {
-                            let wr = cosines[k * step]
-                            let wi = sines[k * step]
-                            let a = start + k
+                    let stage = half - 1
+                    for k in 0..<half {
+                        let wr = cosines[stage + k]
+                        let wi = sines[stage + k]
+                        var a = k
+                        while a < size {
                             let b = a + half
                             let tr = real[b] * wr - imaginary[b] * wi
                             let ti = real[b] * wi + imaginary[b] * wr
@@ -58,8 +79,8 @@ public struct AACFFT: Sendable {
                             imaginary[b] = imaginary[a] - ti
                             real[a] += tr
                             imaginary[a] += ti
+                            a += 2 * half
                         }
-                        start += half * 2
                     }
                     half *= 2
                 }

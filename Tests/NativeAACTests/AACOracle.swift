@@ -42,7 +42,9 @@ enum AACOracle {
                                                            statistics: AACDecoderStatistics) {
         let scan = ADTSFrameScanner.scan(bytes)
         guard let first = scan.frames.first else { throw TestFailure("no ADTS frame") }
-        var decoder = try NativeAACDecoder(adtsHeader: first.header)
+        let pce = first.header.channelConfiguration == .definedInStream
+            ? AACChannelLayout.programConfigElement(atStartOf: first.payload) : nil
+        var decoder = try NativeAACDecoder(adtsHeader: first.header, programConfigElement: pce)
         var samples: [Float] = []
         var statuses: [AACFrameStatus] = []
         for frame in scan.frames {
