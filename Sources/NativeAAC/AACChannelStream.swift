@@ -169,16 +169,16 @@ struct AACChannelStream: Sendable {
                     let end = offsets[band + 1]
                     while line < end {
                         let index = try reader.aacHuffman(table, "hcod (spectral)")
+                        let packed = spec.unpacked[index]
                         if spec.dimension == 4 {
-                            var values = spec.quad(index)
-                            if !spec.isSigned {
-                                for slot in 0..<4 where values[slot] != 0 {
-                                    if try reader.aacFlag("sign_bits") { values[slot] = -values[slot] }
-                                }
+                            for slot in 0..<4 {
+                                var value = Int32(Int8(truncatingIfNeeded: packed >> UInt32(24 - 8 * slot)))
+                                if !spec.isSigned, value != 0, try reader.aacFlag("sign_bits") { value = -value }
+                                quantized[base + line + slot] = value
                             }
-                            for slot in 0..<4 { quantized[base + line + slot] = Int32(values[slot]) }
                         } else {
-                            var (first, second) = spec.pair(index)
+                            var first = Int(Int8(truncatingIfNeeded: packed >> 8))
+                            var second = Int(Int8(truncatingIfNeeded: packed))
                             if !spec.isSigned {
                                 if first != 0, try reader.aacFlag("sign_bits") { first = -first }
                                 if second != 0, try reader.aacFlag("sign_bits") { second = -second }

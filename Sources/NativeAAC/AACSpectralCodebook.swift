@@ -12,6 +12,34 @@ public struct AACSpectralCodebook: Sendable {
     public var hasEscape: Bool { largestValue == 16 }
     /// The number of values each position can take.
     var modulus: Int { isSigned ? 2 * largestValue + 1 : largestValue + 1 }
+    /// The values of every index, unpacked once: one signed byte per value, the first value in the
+    /// highest byte (quads: bytes 3…0; pairs: bytes 1…0).
+    let unpacked: [UInt32]
+
+    /// Describes a codebook and unpacks its indices.
+    /// - Parameters:
+    ///   - dimension: values per codeword, 4 or 2.
+    ///   - isSigned: whether the values carry their sign.
+    ///   - largestValue: the largest absolute value (16: escape).
+    init(dimension: Int, isSigned: Bool, largestValue: Int) {
+        self.dimension = dimension
+        self.isSigned = isSigned
+        self.largestValue = largestValue
+        let modulus = isSigned ? 2 * largestValue + 1 : largestValue + 1
+        let offset = isSigned ? largestValue : 0
+        var power = 1
+        for _ in 0..<dimension { power *= modulus }
+        unpacked = (0..<power).map { index in
+            var packed: UInt32 = 0
+            var divisor = power / modulus
+            for _ in 0..<dimension {
+                let value = (index / divisor) % modulus - offset
+                packed = packed << 8 | UInt32(UInt8(bitPattern: Int8(value)))
+                divisor /= modulus
+            }
+            return packed
+        }
+    }
 
     /// Codebooks 1 through 11 (element 0 is codebook 1).
     public static let all: [AACSpectralCodebook] = [
