@@ -64,7 +64,39 @@ public struct AACFFT: Sendable {
         cosines.withUnsafeBufferPointer { cosines in
             sines.withUnsafeBufferPointer { sines in
                 guard let cosines = cosines.baseAddress, let sines = sines.baseAddress else { return }
+                // Two stages per pass (radix 2²): the stage joining halves of h points and the next one,
+                // over the four points k, k + h, k + 2h, k + 3h of each block of 4h. The second stage's
+                // twiddle for k + h is the one for k times −i.
                 var half = 2
+                while half * 2 < size {
+                    let first = half - 1
+                    let second = 2 * half - 1
+                    for k in 0..<half {
+                        let wr = cosines[first + k], wi = sines[first + k]
+                        let vr = cosines[second + k], vi = sines[second + k]
+                        var p0 = k
+                        while p0 < size {
+                            let p1 = p0 + half, p2 = p1 + half, p3 = p2 + half
+                            let b1r = real[p1] * wr - imaginary[p1] * wi, b1i = real[p1] * wi + imaginary[p1] * wr
+                            let b3r = real[p3] * wr - imaginary[p3] * wi, b3i = real[p3] * wi + imaginary[p3] * wr
+                            let t0r = real[p0] + b1r, t0i = imaginary[p0] + b1i
+                            let t1r = real[p0] - b1r, t1i = imaginary[p0] - b1i
+                            let t2r = real[p2] + b3r, t2i = imaginary[p2] + b3i
+                            let t3r = real[p2] - b3r, t3i = imaginary[p2] - b3i
+                            let u2r = t2r * vr - t2i * vi, u2i = t2r * vi + t2i * vr
+                            // (−i·v)·t3 = −i·(v·t3): (a + ib)·(−i) = b − ia.
+                            let m3r = t3r * vr - t3i * vi, m3i = t3r * vi + t3i * vr
+                            let u3r = m3i, u3i = -m3r
+                            real[p0] = t0r + u2r; imaginary[p0] = t0i + u2i
+                            real[p2] = t0r - u2r; imaginary[p2] = t0i - u2i
+                            real[p1] = t1r + u3r; imaginary[p1] = t1i + u3i
+                            real[p3] = t1r - u3r; imaginary[p3] = t1i - u3i
+                            p0 += 4 * half
+                        }
+                    }
+                    half *= 4
+                }
+                // An odd number of remaining stages leaves one radix-2 stage.
                 while half < size {
                     let stage = half - 1
                     for k in 0..<half {
