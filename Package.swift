@@ -76,7 +76,7 @@ let package = Package(
         // Layer 6
         .executableTarget(name: "streamkit", dependencies: [
             "Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "H264", "HEVC", "AAC", "Bitstream",
-            "RTP", "Transport", "POSIX", "NativeH264",
+            "RTP", "Transport", "POSIX", "NativeH264", "NativeAAC",
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).

@@ -26,4 +26,24 @@ struct NativeAACDecodeCommandTests {
         print("decode --engine native 5.1: \(a.count) samples, largest difference \(worst)")
         #expect(worst <= 1)
     }
+
+    @Test("decode a stream whose layout is in a program config element (channel_configuration 0): native and default engines")
+    func programConfigElementLayout() throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("pce.aac").path
+        try ExternalTool.check("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "aevalsrc=exprs='0.3*sin(2*PI*440*t)|0.3*sin(2*PI*660*t)':d=1",
+                                          "-c:a", "aac", "-aac_pce", "1", "-f", "adts", input])
+        let theirs = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", input, "-f", "s16le", "-"]).standardOutput
+        for engine in [["--engine", "native"], []] {
+            let output = directory.appendingPathComponent("out\(engine.count).wav").path
+            let result = try CLI.run(["decode", input, "-o", output] + engine)
+            #expect(result.status == 0, "\(engine): \(result.standardError)")
+            let ours = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", output, "-f", "s16le", "-"]).standardOutput
+            let a = ours.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            let b = theirs.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            #expect(a.count == b.count && !a.isEmpty, "\(engine)")
+            #expect((zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? .max) <= 1, "\(engine)")
+        }
+    }
 }
