@@ -24,13 +24,17 @@ extension FuzzTargets {
                 offset = end
             }
         }
+        _ = AACChannelLayout.programConfigElement(atStartOf: bytes.dropFirst())
         let scan = ADTSFrameScanner.scan(bytes)
-        guard let header = scan.frames.first?.header, var decoder = try? NativeAACDecoder(adtsHeader: header) else { return }
+        guard let header = scan.frames.first?.header else { return }
+        let pce = header.channelConfiguration == .definedInStream
+            ? scan.frames.first.flatMap { AACChannelLayout.programConfigElement(atStartOf: $0.payload) } : nil
+        guard var decoder = try? NativeAACDecoder(adtsHeader: header, programConfigElement: pce) else { return }
         for frame in scan.frames.prefix(16) {
             // Frames of another configuration go to a decoder of their own, as a receiver would reopen one.
             if frame.header.channelConfiguration != header.channelConfiguration
                 || frame.header.samplingFrequencyIndex != header.samplingFrequencyIndex {
-                guard let other = try? NativeAACDecoder(adtsHeader: frame.header) else { continue }
+                guard let other = try? NativeAACDecoder(adtsHeader: frame.header, programConfigElement: pce) else { continue }
                 decoder = other
             }
             let decoded = decoder.decode(adtsFrame: frame)
