@@ -14,6 +14,8 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case hevc
     /// ADTS and AudioSpecificConfig.
     case aac
+    /// The native AAC-LC decoder: raw data blocks under every channel configuration and rate, and ADTS frames.
+    case aacDecoder
     /// The streaming `inspect` analysers.
     case analysers
     /// The Y4M, WAV and raw-video readers.

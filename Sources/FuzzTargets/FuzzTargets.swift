@@ -27,6 +27,7 @@ public enum FuzzTargets {
         if families.contains(.h264) { h264(bytes) }
         if families.contains(.hevc) { hevc(bytes) }
         if families.contains(.aac) { aac(bytes) }
+        if families.contains(.aacDecoder) { aacDecoder(bytes) }
         if families.contains(.analysers) { analysers(bytes) }
         if families.contains(.files) { fileReaders(bytes) }
         if families.contains(.rtp) { rtp(bytes) }

@@ -1,9 +1,10 @@
 import CodecInterface
 import MediaCore
+import NativeAAC
 
 /// The `native` codec engine: ``NativeH264Encoder`` behind the session API — H.264 Constrained
-/// Baseline (CAVLC, I and P pictures) in pure Swift, with no C library. It encodes only; decoding
-/// is left to other engines.
+/// Baseline (CAVLC, I and P pictures) in pure Swift, with no C library — and the pure-Swift AAC-LC
+/// decoder (`NativeAACAudioDecoder`).
 ///
 /// It honours ``CompressionConfiguration/averageBitRate``, ``CompressionConfiguration/dataRateLimits``,
 /// ``CompressionConfiguration/quantizer``, the key-frame interval (in frames or seconds), forced key
@@ -32,11 +33,12 @@ public struct NativeCodecEngine: CodecEngine {
     public let isHardware = false
     /// A one-line description for `streamkit engines`.
     public var summary: String {
-        "pure-Swift H.264 encoder (Constrained Baseline, CAVLC, I/P pictures; no decoder)"
+        "pure-Swift H.264 encoder (Constrained Baseline, CAVLC, I/P pictures) and AAC-LC decoder"
             + (threadLimit.map { ", at most \($0) thread\($0 == 1 ? "" : "s")" } ?? "")
     }
-    /// H.264, encode only.
-    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: false)]
+    /// H.264 encoding, AAC decoding.
+    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: false),
+                               EngineCapability(codec: .aac, canEncode: false, canDecode: true)]
     /// The most threads an encoder may use (`streamkit encode --threads N`); nil: all cores.
     public let threadLimit: Int?
     /// Receives every reconstructed picture (`streamkit encode --recon`), if set.
@@ -82,19 +84,20 @@ public struct NativeCodecEngine: CodecEngine {
         throw .noEngine("engine native encodes H.264 only; it has no decoder")
     }
 
-    /// The native engine has no audio.
+    /// The native engine has no audio encoder.
     /// - Parameter configuration: the audio session's properties.
     /// - Returns: never.
     /// - Throws: ``CodecError/noEngine(_:)``.
     public func makeAudioEncoder(_ configuration: AudioEncoderConfiguration) throws(CodecError) -> any AudioEncoder {
-        throw .noEngine("engine native encodes H.264 video only")
+        throw .noEngine("engine native has no audio encoder (it decodes AAC-LC)")
     }
 
-    /// The native engine has no audio.
-    /// - Parameter format: the stream's format.
-    /// - Returns: never.
-    /// - Throws: ``CodecError/noEngine(_:)``.
+    /// Makes the pure-Swift AAC-LC decoder.
+    /// - Parameter format: the stream's format with its AudioSpecificConfig.
+    /// - Returns: a decoder giving 32-bit float planar PCM, concealing damaged frames.
+    /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` naming the object type of HE-AAC
+    ///   and other non-LC streams; ``CodecError/inputMismatch(_:)`` for a codec other than AAC.
     public func makeAudioDecoder(_ format: AudioFormatDescription) throws(CodecError) -> any AudioDecoder {
-        throw .noEngine("engine native encodes H.264 video only")
+        try NativeAACAudioDecoder(format: format)
     }
 }

@@ -5,6 +5,7 @@ import Codecs
 import Containers
 import Foundation
 import MediaCore
+import NativeAAC
 
 /// `streamkit decode INPUT -o OUTPUT`: an H.264/H.265 Annex B stream through a decompression session
 /// into `.y4m` or raw `.yuv` pictures, or an ADTS AAC stream into a `.wav`. The input kind is detected
@@ -184,18 +185,21 @@ struct DecodeCommand {
             printError("streamkit decode: no ADTS frame in \(input)")
             return 1
         }
-        let config = try AudioSpecificConfig(adtsHeader: first.header)
+        // channel_configuration 0: the layout is in a program config element at the start of the first block.
+        let pce = first.header.channelConfiguration == .definedInStream
+            ? AACChannelLayout.programConfigElement(atStartOf: first.payload) : nil
         let rate = first.header.samplingFrequencyIndex.hertz
-        guard let channels = first.header.channelConfiguration.channelCount else {
-            printError("streamkit decode: the stream's channel layout is defined by a PCE, which is not supported")
+        guard let channels = first.header.channelConfiguration.channelCount ?? pce?.channelCount, channels > 0 else {
+            printError("streamkit decode: channel_configuration 0 and no program config element at the start of the first frame")
             return 1
         }
+        let config = try AudioSpecificConfig(adtsHeader: first.header, programConfigElement: pce)
         let description = AudioFormatDescription(codec: .aac, sampleRate: rate, channelCount: channels,
                                                  profile: first.header.audioObjectType.profileName ?? "LC", audioSpecificConfig: try config.serialized())
         let engine = try EngineSetup.registry().decoderEngine(for: .aac, named: engineName)
         let decoder = try engine.makeAudioDecoder(description)
         var writer = try WAVWriter(path: output, sampleRate: rate, channelCount: channels, sampleFormat: .int16,
-                                   channelMask: WAVChannelMask(aacChannelConfiguration: first.header.channelConfiguration))
+                                   channelMask: WAVChannelMask(aacChannelConfiguration: Self.speakerConfiguration(first.header.channelConfiguration, pce: pce)))
         var samples = 0
         for (index, frame) in scan.frames.enumerated() {
             let encoded = EncodedAudioFrame(data: Array(frame.payload), pts: MediaTime(value: Int64(index) * 1024, timescale: Int32(rate)),
@@ -207,5 +211,16 @@ struct DecodeCommand {
         if let truncation = scan.truncation { printError("note: \(truncation)") }
         printError("\(engine.name): \(scan.frames.count) AAC frames → \(samples) samples → \(output)")
         return 0
+    }
+
+    /// The channel configuration whose speakers a stream has: its own, or for a layout in a program config
+    /// element the configuration with the same elements (FFmpeg's `-aac_pce` 5.1, for example), else 0.
+    static func speakerConfiguration(_ configuration: ChannelConfiguration, pce: ProgramConfigElement?) -> ChannelConfiguration {
+        guard configuration == .definedInStream, let pce else { return configuration }
+        let layout = AACChannelLayout(programConfigElement: pce)
+        for value in UInt8(1)...7 {
+            if let candidate = ChannelConfiguration(rawValue: value), AACChannelLayout(configuration: candidate) == layout { return candidate }
+        }
+        return configuration
     }
 }
