@@ -166,7 +166,7 @@ struct ServeCommand {
         server.stop()
         if case let .failure(error) = await producer.value, failure == nil { failure = error }
         if let failure { throw failure }
-        printError("served \(server.statistics)")
+        printError("served rtsp://\(listenAddress.host):\(listenAddress.port)/\(streamPath): \(server.statistics)")
         return 0
     }
 }

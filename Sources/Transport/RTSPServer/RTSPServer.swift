@@ -19,7 +19,7 @@ import Synchronization
 /// ```
 public final class RTSPServer: Sendable {
     /// What has happened on the server so far.
-    public struct Statistics: Hashable, Sendable {
+    public struct Statistics: Hashable, Sendable, CustomStringConvertible {
         /// RTSP connections accepted.
         public var connectionsAccepted = 0
         /// Connections refused because the server was full.
@@ -36,6 +36,24 @@ public final class RTSPServer: Sendable {
         public var openConnections = 0
         /// Sessions now.
         public var sessions = 0
+
+        /// Creates statistics with every count at zero.
+        public init() {}
+
+        /// A sentence a person reads: "3 connections (1 refused: the server was full), 2 requests refused, …".
+        public var description: String {
+            func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+            var parts = [count(connectionsAccepted, "connection")]
+            if connectionsRefused > 0 { parts.append("\(connectionsRefused) refused because the server was full") }
+            if malformedStreams > 0 { parts.append("\(count(malformedStreams, "connection")) closed for sending what is not RTSP") }
+            if requestsRefused > 0 { parts.append("\(count(requestsRefused, "request")) refused") }
+            if sessionsTimedOut > 0 { parts.append("\(count(sessionsTimedOut, "session")) timed out") }
+            if unknownChannelFrames > 0 { parts.append("\(count(unknownChannelFrames, "interleaved frame")) on unknown channels dropped") }
+            if openConnections > 0 || sessions > 0 {
+                parts.append("\(openConnections) open, \(count(sessions, "session")) now")
+            }
+            return parts.joined(separator: ", ")
+        }
     }
 
     struct State: Sendable {
