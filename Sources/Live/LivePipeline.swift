@@ -257,6 +257,15 @@ public final class LivePipeline: Sendable {
         state.withLock { $0.failure = $0.failure ?? failure }
     }
 
+    /// Keeps the first failure of a capture loop: a source's or an encoder's.
+    private func record(failureOf error: any Error) {
+        switch error {
+        case let error as CaptureError: record(.source(error))
+        case let error as CodecError: record(.encoder(error))
+        default: record(.encoder(.engineFailure("\(error)")))
+        }
+    }
+
     private func captureVideo(from source: any VideoSource, into sessions: [CompressionSession]) async {
         var count = 0
         do {
@@ -268,12 +277,8 @@ public final class LivePipeline: Sendable {
                 count += 1
                 state.withLock { $0.report.picturesCaptured = count }
             }
-        } catch let error as CaptureError {
-            record(.source(error))
-        } catch let error as CodecError {
-            record(.encoder(error))
         } catch {
-            record(.encoder(.engineFailure("\(error)")))
+            record(failureOf: error)
         }
         // The audio that goes with the pictures ends with them.
         await source.stop()
@@ -289,12 +294,8 @@ public final class LivePipeline: Sendable {
             while !isStopRequested, let captured = try await audioSource.nextBuffer() {
                 try await session.encode(captured.buffer)
             }
-        } catch let error as CaptureError {
-            record(.source(error))
-        } catch let error as CodecError {
-            record(.encoder(error))
         } catch {
-            record(.encoder(.engineFailure("\(error)")))
+            record(failureOf: error)
         }
         await audioSource.stop()
         do { _ = try await session.close() } catch { record(.encoder(error)) }
