@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Codecs", targets: ["Codecs"]),
         .library(name: "NativeH264Kernels", targets: ["NativeH264Kernels"]),
         .library(name: "NativeH264", targets: ["NativeH264"]),
+        .library(name: "NativeH264Decoder", targets: ["NativeH264Decoder"]),
         .library(name: "Transport", targets: ["Transport"]),
     ],
     // FFmpeg: the libavcodec engine (libx264, libx265, aac, hardware encoders). Off by default so a plain
@@ -59,7 +60,9 @@ let package = Package(
         // The native H.264 encoder: pixel kernels (SAD/SATD, interpolation, transforms, intra prediction,
         // deblocking — x264's common/) in a target of their own, and the decisions and bitstream writing above them.
         .target(name: "NativeH264Kernels", dependencies: ["MediaCore"]),
-        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
+        // The native H.264 decoder (CAVLC Constrained Baseline so far) over the same kernels; the native engine wraps it.
+        .target(name: "NativeH264Decoder", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
+        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "NativeH264Decoder", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
@@ -85,7 +88,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP", "Transport"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Containers", "RTP", "Transport", "NativeH264Decoder"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -106,6 +109,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "NativeH264KernelsTests", dependencies: ["NativeH264Kernels", "TestSupport"]),
         .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "CodecInterface", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport", "CAllocationCounter"]),
+        .testTarget(name: "NativeH264DecoderTests", dependencies: ["NativeH264Decoder", "NativeH264", "CodecInterface", "H264", "Bitstream", "MediaCore", "Capture", "Transport", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
