@@ -1,9 +1,10 @@
 import CodecInterface
 import MediaCore
 
-/// The `native` codec engine: ``NativeH264Encoder`` behind the session API — H.264 Constrained
-/// Baseline (CAVLC, I and P pictures) in pure Swift, with no C library. It encodes only; decoding
-/// is left to other engines.
+/// The `native` codec engine: ``NativeH264Encoder`` and ``NativeH264Decoder`` behind the session API —
+/// H.264 Constrained Baseline (CAVLC, I and P pictures) in pure Swift, with no C library, both ways.
+/// The decoder refuses what it does not implement yet (CABAC, B slices, interlace, FMO, 8x8 transform)
+/// with ``CodecError/undecodableFrame(_:reason:)``.
 ///
 /// It honours ``CompressionConfiguration/averageBitRate``, ``CompressionConfiguration/dataRateLimits``,
 /// ``CompressionConfiguration/quantizer``, the key-frame interval (in frames or seconds), forced key
@@ -32,11 +33,11 @@ public struct NativeCodecEngine: CodecEngine {
     public let isHardware = false
     /// A one-line description for `streamkit engines`.
     public var summary: String {
-        "pure-Swift H.264 encoder (Constrained Baseline, CAVLC, I/P pictures; no decoder)"
+        "pure-Swift H.264 encoder and decoder (Constrained Baseline, CAVLC, I/P pictures)"
             + (threadLimit.map { ", at most \($0) thread\($0 == 1 ? "" : "s")" } ?? "")
     }
-    /// H.264, encode only.
-    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: false)]
+    /// H.264, encode and decode.
+    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: true)]
     /// The most threads an encoder may use (`streamkit encode --threads N`); nil: all cores.
     public let threadLimit: Int?
     /// Receives every reconstructed picture (`streamkit encode --recon`), if set.
@@ -72,14 +73,15 @@ public struct NativeCodecEngine: CodecEngine {
                                           sliceLayout: sliceLayout, threadCount: threadLimit ?? NativeH264Encoder.availableProcessorCount)
     }
 
-    /// The native engine does not decode.
+    /// Makes an H.264 decoder (``NativeH264Decoder``: Constrained Baseline, CAVLC).
     /// - Parameters:
-    ///   - format: the stream's format.
+    ///   - format: the stream's format; its parameter sets are decoded before the first frame.
     ///   - output: the picture layout.
-    /// - Returns: never.
-    /// - Throws: ``CodecError/noEngine(_:)``.
+    /// - Returns: a decoder.
+    /// - Throws: ``CodecError/noEngine(_:)`` for a codec other than H.264.
     public func makeVideoDecoder(_ format: FormatDescription, output: PixelFormat) throws(CodecError) -> any VideoDecoder {
-        throw .noEngine("engine native encodes H.264 only; it has no decoder")
+        guard format.codec == .h264 else { throw .noEngine("engine native decodes H.264 only, not \(format.codec.rawValue)") }
+        return NativeVideoDecoder(output: output)
     }
 
     /// The native engine has no audio.
@@ -87,7 +89,7 @@ public struct NativeCodecEngine: CodecEngine {
     /// - Returns: never.
     /// - Throws: ``CodecError/noEngine(_:)``.
     public func makeAudioEncoder(_ configuration: AudioEncoderConfiguration) throws(CodecError) -> any AudioEncoder {
-        throw .noEngine("engine native encodes H.264 video only")
+        throw .noEngine("engine native has no audio (H.264 video only)")
     }
 
     /// The native engine has no audio.
@@ -95,6 +97,6 @@ public struct NativeCodecEngine: CodecEngine {
     /// - Returns: never.
     /// - Throws: ``CodecError/noEngine(_:)``.
     public func makeAudioDecoder(_ format: AudioFormatDescription) throws(CodecError) -> any AudioDecoder {
-        throw .noEngine("engine native encodes H.264 video only")
+        throw .noEngine("engine native has no audio (H.264 video only)")
     }
 }

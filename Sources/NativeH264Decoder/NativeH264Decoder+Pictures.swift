@@ -46,7 +46,7 @@ extension NativeH264Decoder {
             throw .sizeBeyondLevel(widthInMbs: w, heightInMbs: h, levelIDC: sps.levelIDC)
         }
         let side = Int(Double(limits.maxFrameSize * 8).squareRoot())
-        guard w * h <= limits.maxFrameSize, w <= side, h <= side else {
+        guard w * h <= limits.maxFrameSize, w * h <= maximumFrameSize, w <= side, h <= side else {
             throw .sizeBeyondLevel(widthInMbs: w, heightInMbs: h, levelIDC: sps.levelIDC)
         }
         if w != widthInMbs || h != heightInMbs || (activeSPS?.chromaArrayType == 0) != (sps.chromaArrayType == 0) {

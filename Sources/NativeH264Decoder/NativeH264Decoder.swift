@@ -19,6 +19,8 @@ import MediaCore
 public final class NativeH264Decoder {
     /// The layout of output pictures.
     public let outputFormat: PixelFormat
+    /// The largest frame accepted, in macroblocks (besides the level's MaxFS), bounding memory.
+    public let maximumFrameSize: Int
 
     var parameterSets = H264ParameterSets()
     var nalIndex = -1
@@ -90,10 +92,14 @@ public final class NativeH264Decoder {
     }
 
     /// Creates a decoder.
-    /// - Parameter outputFormat: the layout of output pictures: ``PixelFormat/i420`` (default) or
-    ///   ``PixelFormat/nv12`` (YV12 and NV21 are produced too, by plane order).
-    public init(outputFormat: PixelFormat = .i420) {
+    /// - Parameters:
+    ///   - outputFormat: the layout of output pictures: ``PixelFormat/i420`` (default) or
+    ///     ``PixelFormat/nv12`` (YV12 and NV21 are produced too, by plane order).
+    ///   - maximumFrameSize: the largest frame to accept, in macroblocks (default 139264, the MaxFS of
+    ///     level 6.2: 8192x4352); a larger SPS is refused with ``NativeH264DecoderError/sizeBeyondLevel(widthInMbs:heightInMbs:levelIDC:)``.
+    public init(outputFormat: PixelFormat = .i420, maximumFrameSize: Int = 139_264) {
         self.outputFormat = outputFormat
+        self.maximumFrameSize = maximumFrameSize
         coefficients = .allocate(capacity: Self.coefficientCount)
         coefficients.initialize(repeating: 0, count: Self.coefficientCount)
         refCache = .allocate(capacity: 40)
