@@ -80,7 +80,7 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "RTP", "NativeH264Kernels", "NativeH264", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "RTP", "NativeH264Kernels", "NativeH264", "NativeH264Decoder", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
         // Our RTSP server replaying a capture, for scripts/benchmark-rtsp-server.sh (CPU per client).
         .executableTarget(name: "streamkit-rtsp-benchmark-server", dependencies: ["Transport", "POSIX"],
                           path: "Sources/RTSPServerBenchmark"),

@@ -49,9 +49,11 @@ extension NativeH264Decoder {
             Self.filterMacroblock(lumaPlane, x: mbX * 16, y: mbY * 16, strengths: strengths, thresholds: luma,
                                   filterLeft: filterLeft, filterTop: filterTop, isChroma: false)
             guard hasChroma else { continue }
-            for (plane, qps) in [(cbPlane, mbQPCb), (crPlane, mbQPCr)] {
-                let c = Int(qps[mb])
-                let cl = filterLeft ? Int(qps[left]) : c, ct = filterTop ? Int(qps[top]) : c
+            for component in 0..<2 {
+                let plane = component == 0 ? cbPlane : crPlane
+                @inline(__always) func qp(_ n: Int) -> Int { Int(component == 0 ? mbQPCb[n] : mbQPCr[n]) }
+                let c = qp(mb)
+                let cl = filterLeft ? qp(left) : c, ct = filterTop ? qp(top) : c
                 let chroma = (DeblockingThresholds(qPp: cl, qPq: c, filterOffsetA: a, filterOffsetB: b),
                               DeblockingThresholds(qPp: ct, qPq: c, filterOffsetA: a, filterOffsetB: b),
                               DeblockingThresholds(qPp: c, qPq: c, filterOffsetA: a, filterOffsetB: b))
@@ -76,16 +78,20 @@ extension NativeH264Decoder {
     static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: InlineArray<32, Int>,
                                  thresholds: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
                                  filterLeft: Bool, filterTop: Bool, isChroma: Bool) {
-        let edges = isChroma ? [(0, 0), (4, 2)] : [(0, 0), (4, 1), (8, 2), (12, 3)]
+        let edgeCount = isChroma ? 2 : 4
         let segmentLength = isChroma ? 2 : 4
-        for (offset, edge) in edges where edge > 0 || filterLeft {
+        for index in 0..<edgeCount {
+            let offset = index * 4, edge = isChroma ? index * 2 : index
+            guard edge > 0 || filterLeft else { continue }
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + offset, y: y + segment * segmentLength, direction: .vertical, length: segmentLength,
                                         strength: strengths[edge * 4 + segment], thresholds: edge == 0 ? thresholds.left : thresholds.inner,
                                         isChroma: isChroma)
             }
         }
-        for (offset, edge) in edges where edge > 0 || filterTop {
+        for index in 0..<edgeCount {
+            let offset = index * 4, edge = isChroma ? index * 2 : index
+            guard edge > 0 || filterTop else { continue }
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + segment * segmentLength, y: y + offset, direction: .horizontal, length: segmentLength,
                                         strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,

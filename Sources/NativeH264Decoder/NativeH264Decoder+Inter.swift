@@ -112,60 +112,67 @@ extension NativeH264Decoder {
             let x = try reader.se(), y = try reader.se()
             return (x, y)
         }
-        // Partitions as (x, y, w, h) in 4x4 blocks.
-        var partitions: [(x: Int, y: Int, w: Int, h: Int, ref: Int, shape: Int)] = []
+        // Reference indices first (mb_pred / sub_mb_pred order), then each partition's mvd in order: its
+        // vector is predicted from the partitions before it, and it is predicted at once (no scratch lists).
+        var refs = InlineArray<4, Int>(repeating: 0)
+        var subTypes = InlineArray<4, Int>(repeating: 0)
         switch type {
         case 0:
-            partitions = [(0, 0, 4, 4, try readRef(&reader), 0)]
-        case 1:
-            let r0 = try readRef(&reader), r1 = try readRef(&reader)
-            partitions = [(0, 0, 4, 2, r0, 1), (0, 2, 4, 2, r1, 1)]
-        case 2:
-            let r0 = try readRef(&reader), r1 = try readRef(&reader)
-            partitions = [(0, 0, 2, 4, r0, 2), (2, 0, 2, 4, r1, 2)]
+            refs[0] = try readRef(&reader)
+        case 1, 2:
+            refs[0] = try readRef(&reader)
+            refs[1] = try readRef(&reader)
         default:
-            var subTypes = (0, 0, 0, 0)
-            var refs = (0, 0, 0, 0)
             for i in 0..<4 {
                 let sub = Int(try reader.ue())
                 guard sub <= 3 else { throw SliceDataError(field: "sub_mb_type") }
-                switch i { case 0: subTypes.0 = sub; case 1: subTypes.1 = sub; case 2: subTypes.2 = sub; default: subTypes.3 = sub }
+                subTypes[i] = sub
             }
-            if type == 3 {
-                refs.0 = try readRef(&reader); refs.1 = try readRef(&reader); refs.2 = try readRef(&reader); refs.3 = try readRef(&reader)
-            }
-            let subList = [subTypes.0, subTypes.1, subTypes.2, subTypes.3], refList = [refs.0, refs.1, refs.2, refs.3]
+            if type == 3 { for i in 0..<4 { refs[i] = try readRef(&reader) } }
+        }
+        func partition(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ ref: Int, _ shape: Int, _ reader: inout SliceBitReader,
+                       _ context: inout SliceContext) throws(SliceDataError) {
+            let mvd = try readMVD(&reader)
+            let predictor = predictMotion(x: x, y: y, w: w, ref: ref, shape: shape)
+            let mv = (predictor.0 &+ mvd.0, predictor.1 &+ mvd.1)
+            let reference = referencePicture(ref, &context)
+            fill(mb, x: x, y: y, w: w, h: h, ref: ref, mv: mv, identity: Int32(truncatingIfNeeded: reference?.identity ?? -1))
+            predictInter(mb, x: x, y: y, w: w, h: h, mv: mv, reference: reference, picture: context.picture)
+        }
+        switch type {
+        case 0:
+            try partition(0, 0, 4, 4, refs[0], 0, &reader, &context)
+        case 1:
+            try partition(0, 0, 4, 2, refs[0], 1, &reader, &context)
+            try partition(0, 2, 4, 2, refs[1], 1, &reader, &context)
+        case 2:
+            try partition(0, 0, 2, 4, refs[0], 2, &reader, &context)
+            try partition(2, 0, 2, 4, refs[1], 2, &reader, &context)
+        default:
             for i in 0..<4 {
-                let sx = (i & 1) * 2, sy = (i >> 1) * 2, ref = refList[i]
-                switch subList[i] {
-                case 0: partitions.append((sx, sy, 2, 2, ref, 0))
-                case 1: partitions += [(sx, sy, 2, 1, ref, 0), (sx, sy + 1, 2, 1, ref, 0)]
-                case 2: partitions += [(sx, sy, 1, 2, ref, 0), (sx + 1, sy, 1, 2, ref, 0)]
-                default: partitions += [(sx, sy, 1, 1, ref, 0), (sx + 1, sy, 1, 1, ref, 0), (sx, sy + 1, 1, 1, ref, 0), (sx + 1, sy + 1, 1, 1, ref, 0)]
+                let sx = (i & 1) * 2, sy = (i >> 1) * 2, ref = refs[i]
+                switch subTypes[i] {
+                case 0:
+                    try partition(sx, sy, 2, 2, ref, 0, &reader, &context)
+                case 1:
+                    try partition(sx, sy, 2, 1, ref, 0, &reader, &context)
+                    try partition(sx, sy + 1, 2, 1, ref, 0, &reader, &context)
+                case 2:
+                    try partition(sx, sy, 1, 2, ref, 0, &reader, &context)
+                    try partition(sx + 1, sy, 1, 2, ref, 0, &reader, &context)
+                default:
+                    try partition(sx, sy, 1, 1, ref, 0, &reader, &context)
+                    try partition(sx + 1, sy, 1, 1, ref, 0, &reader, &context)
+                    try partition(sx, sy + 1, 1, 1, ref, 0, &reader, &context)
+                    try partition(sx + 1, sy + 1, 1, 1, ref, 0, &reader, &context)
                 }
             }
-        }
-        var references: [DecoderPicture?] = []
-        var vectors: [(Int32, Int32)] = []
-        for partition in partitions {
-            let mvd = try readMVD(&reader)
-            let predictor = predictMotion(x: partition.x, y: partition.y, w: partition.w, ref: partition.ref, shape: partition.shape)
-            let mv = (predictor.0 &+ mvd.0, predictor.1 &+ mvd.1)
-            let reference = referencePicture(partition.ref, &context)
-            fill(mb, x: partition.x, y: partition.y, w: partition.w, h: partition.h, ref: partition.ref, mv: mv,
-                 identity: Int32(truncatingIfNeeded: reference?.identity ?? -1))
-            references.append(reference)
-            vectors.append(mv)
         }
         let cbp = try readCodedBlockPattern(&reader, intra: false, context)
         if cbp != 0 { try readQPDelta(&reader, &context) }
         record(mb, kind: Kind.inter, qp: context.qp, context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
         try readResidual(mb, cbp: cbp, intra16x16: false, &reader, context)
-        for (index, partition) in partitions.enumerated() {
-            predictInter(mb, x: partition.x, y: partition.y, w: partition.w, h: partition.h, mv: vectors[index],
-                         reference: references[index], picture: context.picture)
-        }
         addLumaResidual(mb, qP: context.qp, picture: context.picture)
         if context.hasChroma { addChromaResidual(mb, cbp: cbp, picture: context.picture) }
     }
@@ -201,7 +208,8 @@ extension NativeH264Decoder {
                                into: picture.luma + py * picture.width + px, stride: picture.width)
         guard picture.chromaWidth > 0, reference.chromaWidth == picture.chromaWidth else { return }
         let cx = px / 2, cy = py / 2
-        for (source, destination) in [(reference.cb, picture.cb), (reference.cr, picture.cr)] {
+        for component in 0..<2 {
+            let source = component == 0 ? reference.cb : reference.cr, destination = component == 0 ? picture.cb : picture.cr
             let view = PlaneView(base: source, width: reference.chromaWidth, height: reference.chromaHeight, stride: reference.chromaWidth)
             ChromaInterpolation.fast(view, eighthX: cx * 8 + Int(mv.0), eighthY: cy * 8 + Int(mv.1), width: w * 2, height: h * 2,
                                      into: destination + cy * picture.chromaWidth + cx, stride: picture.chromaWidth)

@@ -119,7 +119,8 @@ extension NativeH264Decoder {
             guard let mode = IntraChromaMode(rawValue: chromaMode), mode.isUsable(with: neighbours) else {
                 throw SliceDataError(field: "intra_chroma_pred_mode (mode needs unavailable neighbours)")
             }
-            for plane in [picture.cb, picture.cr] {
+            for component in 0..<2 {
+                let plane = component == 0 ? picture.cb : picture.cr
                 let view = PlaneView(base: plane, width: picture.chromaWidth, height: picture.chromaHeight, stride: picture.chromaWidth)
                 IntraChromaPrediction.fast(mode, plane: view, x: mbX * 8, y: mbY * 8, neighbours: neighbours,
                                            into: plane + mbY * 8 * picture.chromaWidth + mbX * 8, stride: picture.chromaWidth)

@@ -94,7 +94,8 @@ extension NativeH264Decoder {
             for x in 0..<16 { row[x] = UInt8(truncatingIfNeeded: reader.bits(8)) }
         }
         if context.hasChroma {
-            for plane in [picture.cb, picture.cr] {
+            for component in 0..<2 {
+                let plane = component == 0 ? picture.cb : picture.cr
                 for y in 0..<8 {
                     let row = plane + (mbY * 8 + y) * picture.chromaWidth + mbX * 8
                     for x in 0..<8 { row[x] = UInt8(truncatingIfNeeded: reader.bits(8)) }
