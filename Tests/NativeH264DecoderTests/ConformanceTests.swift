@@ -7,9 +7,9 @@ import TestSupport
 /// with the official decoded MD5s (the whole YUV output) and the per-frame MD5s.
 @Suite("Native H.264 decoder: JVT conformance")
 struct ConformanceTests {
-    /// One row of the reference table: stream file → official MD5 of the decoded YUV.
-    static func officialMD5s() throws -> [String: String] {
-        let text = try String(contentsOf: MediaFiles.url("references/JVT-AVC_V1_decoded_md5.tsv"), encoding: .utf8)
+    /// The reference table: stream file → official MD5 of the decoded YUV.
+    static func officialMD5s(_ table: String = "JVT-AVC_V1_decoded_md5.tsv") throws -> [String: String] {
+        let text = try String(contentsOf: MediaFiles.url("references/\(table)"), encoding: .utf8)
         var table: [String: String] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -46,5 +46,38 @@ struct ConformanceTests {
         for line in unsupported { print("  unsupported: \(line)") }
         for line in failed { print("  FAILED: \(line)") }
         #expect(failed.isEmpty, "\(failed)")
+    }
+
+    @Test("jvt-frext and openh264-extra: each stream decodes exactly or is refused naming the feature", .requiresMedia,
+          .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+    func otherFolders() throws {
+        let official = try Self.officialMD5s("JVT-FR-EXT_decoded_md5.tsv")
+        for folder in ["jvt-frext", "openh264-extra"] {
+            let streams = MediaFiles.files(under: "h264-conformance/\(folder)", extensions: ["264", "h264", "jsv", "avc"])
+            var passed = 0, unsupported: [String] = [], different: [String] = []
+            for path in streams {
+                let name = String(path.split(separator: "/").last!)
+                let result = DecoderRun.decode(try MediaFiles.bytes(path))
+                if let error = result.errors.first {
+                    if case .unsupportedFeature = error { unsupported.append("\(name): \(error)") } else { different.append("\(name): \(error)") }
+                    continue
+                }
+                let matches: Bool
+                if folder == "jvt-frext" {
+                    matches = DecoderRun.md5(result.frames) == official[name]
+                } else {
+                    let output = try ExternalTool.check("ffmpeg", ["-hide_banner", "-v", "error", "-i", MediaFiles.url(path).path,
+                                                                   "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+                    matches = result.frames.map(DecoderRun.md5) == FrameMD5.hashes(output.text)
+                }
+                if matches { passed += 1 } else { different.append("\(name): \(result.frames.count) frames, output differs") }
+            }
+            print("\(folder): \(passed) of \(streams.count) streams decode exactly")
+            for line in unsupported { print("  unsupported: \(line)") }
+            for line in different { print("  differs: \(line)") }
+            // Streams with deliberate loss are concealed differently from ffmpeg; every other stream must match or be refused.
+            let unexpected = different.filter { !$0.contains("LOST") && !$0.hasPrefix("Error_") }
+            #expect(unexpected.isEmpty, "\(unexpected)")
+        }
     }
 }
