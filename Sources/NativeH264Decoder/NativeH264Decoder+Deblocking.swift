@@ -24,7 +24,9 @@ extension NativeH264Decoder {
             let left = mb - 1, top = mb - w
             let filterLeft = mbX > 0 && mbSlice[left] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[left] == slice)
             let filterTop = mbY > 0 && mbSlice[top] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[top] == slice)
-            var strengths = InlineArray<32, Int>(repeating: 0)
+            let strengths = strengthScratch
+            strengths.update(repeating: 0, count: 32)
+            var any = 0
             let qIntra = mbKind[mb] != Kind.inter
             for edge in 0..<4 {
                 for segment in 0..<4 {
@@ -32,14 +34,17 @@ extension NativeH264Decoder {
                         let pMb = edge == 0 ? left : mb
                         let p = pMb * 16 + segment * 4 + (edge == 0 ? 3 : edge - 1), q = mb * 16 + segment * 4 + edge
                         strengths[edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0)
+                        any |= strengths[edge * 4 + segment]
                     }
                     if edge > 0 || filterTop {
                         let pMb = edge == 0 ? top : mb
                         let p = pMb * 16 + (edge == 0 ? 12 : (edge - 1) * 4) + segment, q = mb * 16 + edge * 4 + segment
                         strengths[16 + edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0)
+                        any |= strengths[16 + edge * 4 + segment]
                     }
                 }
             }
+            if any == 0 { continue }
             let here = Int(mbQP[mb])
             let leftQP = filterLeft ? Int(mbQP[left]) : here, topQP = filterTop ? Int(mbQP[top]) : here
             let (a, b) = (filter.offsetA, filter.offsetB)
@@ -75,7 +80,7 @@ extension NativeH264Decoder {
 
     /// The edges of one macroblock's block of a plane: vertical ones, then horizontal ones, each segment
     /// (4 luma or 2 chroma lines) with its bS; chroma edges 0 and 4 take luma edges 0 and 2.
-    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: InlineArray<32, Int>,
+    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: UnsafeMutablePointer<Int>,
                                  thresholds: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
                                  filterLeft: Bool, filterTop: Bool, isChroma: Bool) {
         let edgeCount = isChroma ? 2 : 4

@@ -57,18 +57,19 @@ extension NativeH264Decoder {
             widthInMbs = w
             heightInMbs = h
             let count = w * h
-            mbSlice = [Int32](repeating: 0, count: count)
-            mbKind = [UInt8](repeating: 0, count: count)
-            mbQP = [Int8](repeating: 0, count: count)
-            mbQPCb = [Int8](repeating: 0, count: count)
-            mbQPCr = [Int8](repeating: 0, count: count)
-            intraModes = [Int8](repeating: 2, count: count * 16)
-            lumaTotals = [UInt8](repeating: 0, count: count * 16)
-            refIndices = [Int8](repeating: -1, count: count * 16)
-            refIdentities = [Int32](repeating: -1, count: count * 16)
-            motionX = [Int32](repeating: 0, count: count * 16)
-            motionY = [Int32](repeating: 0, count: count * 16)
-            chromaTotals = [UInt8](repeating: 0, count: count * 8)
+            freeTables()
+            mbSlice = Self.table(count, Int32(0))
+            mbKind = Self.table(count, UInt8(0))
+            mbQP = Self.table(count, Int8(0))
+            mbQPCb = Self.table(count, Int8(0))
+            mbQPCr = Self.table(count, Int8(0))
+            intraModes = Self.table(count * 16, Int8(2))
+            lumaTotals = Self.table(count * 16, UInt8(0))
+            refIndices = Self.table(count * 16, Int8(-1))
+            refIdentities = Self.table(count * 16, Int32(-1))
+            motionX = Self.table(count * 16, Int32(0))
+            motionY = Self.table(count * 16, Int32(0))
+            chromaTotals = Self.table(count * 8, UInt8(0))
         }
         var size = min(limits.maxDpbMbs / (w * h), 16)
         if let restriction = sps.vuiParameters?.bitstreamRestriction {

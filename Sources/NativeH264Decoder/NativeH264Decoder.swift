@@ -30,15 +30,15 @@ public final class NativeH264Decoder {
     // Sequence state.
     var activeSPSID: UInt32?
     var activeSPS: H264SequenceParameterSet?
-    var widthInMbs = 0
-    var heightInMbs = 0
+    @exclusivity(unchecked) var widthInMbs = 0
+    @exclusivity(unchecked) var heightInMbs = 0
     var dpbSize = 16
     var dpb: [DecoderPicture] = []
     var freePictures: [DecoderPicture] = []
     var pendingOutput: [NativeH264DecodedFrame] = []
     var previousReferenceFrameNum = 0
     var identityCounter = 0
-    var lastDecoded: DecoderPicture?
+    @exclusivity(unchecked) var lastDecoded: DecoderPicture?
     var maxLongTermFrameIndex: Int?
 
     // The picture being decoded.
@@ -47,31 +47,35 @@ public final class NativeH264Decoder {
     var currentSPS: H264SequenceParameterSet?
     var currentPPS: H264PictureParameterSet?
     var currentHasMMCO5 = false
-    var pictureFirstSlice: Int32 = 0
+    @exclusivity(unchecked) var pictureFirstSlice: Int32 = 0
     var sliceCounter: Int32 = 0
-    var sliceFilters: [SliceFilter] = []
+    @exclusivity(unchecked) var sliceFilters: [SliceFilter] = []
     var currentTimestamp: Int64 = 0
 
-    // Per-macroblock state of the current picture.
-    var mbSlice: [Int32] = []
-    var mbKind: [UInt8] = []
-    var mbQP: [Int8] = []
-    var mbQPCb: [Int8] = []
-    var mbQPCr: [Int8] = []
+    // Per-macroblock state of the current picture, in memory the decoder owns (allocated when an SPS of a
+    // new size is activated, freed in deinit): read and written per macroblock, so no array bounds or
+    // copy-on-write checks. The decoder is used by one caller at a time; dynamic exclusivity checks on
+    // these properties cost a third of the decoding time, so they are off (`@exclusivity(unchecked)`).
+    @exclusivity(unchecked) var mbSlice = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var mbKind = NativeH264Decoder.table(1, UInt8(0))
+    @exclusivity(unchecked) var mbQP = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var mbQPCb = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var mbQPCr = NativeH264Decoder.table(1, Int8(0))
     // Per 4x4 luma block (16 per macroblock, raster order inside the macroblock).
-    var intraModes: [Int8] = []
-    var lumaTotals: [UInt8] = []
-    var refIndices: [Int8] = []
-    var refIdentities: [Int32] = []
-    var motionX: [Int32] = []
-    var motionY: [Int32] = []
+    @exclusivity(unchecked) var intraModes = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var lumaTotals = NativeH264Decoder.table(1, UInt8(0))
+    @exclusivity(unchecked) var refIndices = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var refIdentities = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var motionX = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var motionY = NativeH264Decoder.table(1, Int32(0))
     // Per 4x4 chroma block (4 Cb then 4 Cr per macroblock).
-    var chromaTotals: [UInt8] = []
+    @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
 
     // Scratch, allocated once.
     let coefficients: UnsafeMutablePointer<Int32>
     let refCache: UnsafeMutablePointer<Int8>
     let mvCache: UnsafeMutablePointer<Int32>
+    let strengthScratch: UnsafeMutablePointer<Int>
 
     /// Macroblock kinds in ``mbKind``.
     enum Kind {
@@ -106,12 +110,30 @@ public final class NativeH264Decoder {
         refCache.initialize(repeating: -2, count: 40)
         mvCache = .allocate(capacity: 80)
         mvCache.initialize(repeating: 0, count: 80)
+        strengthScratch = .allocate(capacity: 32)
+        strengthScratch.initialize(repeating: 0, count: 32)
     }
 
     deinit {
+        freeTables()
         coefficients.deallocate()
         refCache.deallocate()
         mvCache.deallocate()
+        strengthScratch.deallocate()
+    }
+
+    /// A per-macroblock table of `count` entries (at least one), every entry `value`.
+    static func table<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(count, 1))
+        pointer.initialize(repeating: value, count: max(count, 1))
+        return pointer
+    }
+
+    /// Frees the per-macroblock tables (trivial values: nothing to deinitialise).
+    func freeTables() {
+        mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
+        intraModes.deallocate(); lumaTotals.deallocate(); refIndices.deallocate(); refIdentities.deallocate()
+        motionX.deallocate(); motionY.deallocate(); chromaTotals.deallocate()
     }
 
     /// Luma levels (16 blocks × 16), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC (8 × 16), one transform block.
