@@ -74,7 +74,8 @@ extension NativeH264Decoder {
         if pIntra || qIntra { return edge ? 4 : 3 }
         if lumaTotals[p] != 0 || lumaTotals[q] != 0 { return 2 }
         if refIdentities[p] != refIdentities[q] { return 1 }
-        if abs(motionX[p] &- motionX[q]) >= 4 || abs(motionY[p] &- motionY[q]) >= 4 { return 1 }
+        // In Int: hostile vectors may be far apart (a difference of Int32.min has no Int32 magnitude).
+        if abs(Int(motionX[p]) - Int(motionX[q])) >= 4 || abs(Int(motionY[p]) - Int(motionY[q])) >= 4 { return 1 }
         return 0
     }
 

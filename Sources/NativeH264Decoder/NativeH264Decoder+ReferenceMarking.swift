@@ -58,9 +58,13 @@ extension NativeH264Decoder {
         }
         if !currentIsLongTerm { picture.marking = .shortTerm }
         // A stream that marks more frames than max_num_ref_frames (damaged, or wrong): drop the oldest
-        // short-term ones so the DPB stays bounded.
+        // short-term ones, then the long-term ones with the lowest index, so the DPB stays bounded.
         let limit = max(Int(sps.maxNumRefFrames), 1)
-        while dpb.filter(\.isReference).count + 1 > limit, dropOldestShortTerm(currentFrameNum: picture.frameNum, sps: sps) {}
+        while dpb.filter(\.isReference).count + 1 > limit {
+            if dropOldestShortTerm(currentFrameNum: picture.frameNum, sps: sps) { continue }
+            guard let lowest = dpb.filter({ $0.marking == .longTerm }).min(by: { $0.longTermFrameIndex < $1.longTermFrameIndex }) else { break }
+            lowest.marking = .unused
+        }
         removeUnusedFrames()
     }
 
