@@ -89,7 +89,7 @@ public struct NativeCodecEngine: CodecEngine {
     /// - Returns: never.
     /// - Throws: ``CodecError/noEngine(_:)``.
     public func makeAudioEncoder(_ configuration: AudioEncoderConfiguration) throws(CodecError) -> any AudioEncoder {
-        throw .noEngine("engine native has no audio (H.264 video only)")
+        throw .noEngine("engine native encodes H.264 video only")
     }
 
     /// The native engine has no audio.
@@ -97,6 +97,6 @@ public struct NativeCodecEngine: CodecEngine {
     /// - Returns: never.
     /// - Throws: ``CodecError/noEngine(_:)``.
     public func makeAudioDecoder(_ format: AudioFormatDescription) throws(CodecError) -> any AudioDecoder {
-        throw .noEngine("engine native has no audio (H.264 video only)")
+        throw .noEngine("engine native encodes H.264 video only")
     }
 }
