@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "NativeH264Kernels", targets: ["NativeH264Kernels"]),
         .library(name: "NativeH264", targets: ["NativeH264"]),
         .library(name: "NativeAAC", targets: ["NativeAAC"]),
+        .library(name: "NativeH264Decoder", targets: ["NativeH264Decoder"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Live", targets: ["Live"]),
         // The umbrella: `import StreamKit` is all an app needs.
@@ -63,7 +64,9 @@ let package = Package(
         // The native H.264 encoder: pixel kernels (SAD/SATD, interpolation, transforms, intra prediction,
         // deblocking — x264's common/) in a target of their own, and the decisions and bitstream writing above them.
         .target(name: "NativeH264Kernels", dependencies: ["MediaCore"]),
-        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "NativeAAC", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
+        // The native H.264 decoder (CAVLC Constrained Baseline so far) over the same kernels; the native engine wraps it.
+        .target(name: "NativeH264Decoder", dependencies: ["NativeH264Kernels", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
+        .target(name: "NativeH264", dependencies: ["NativeH264Kernels", "NativeH264Decoder", "NativeAAC", "H264", "Bitstream", "MediaCore", "CodecInterface"]),
         // The native AAC-LC decoder (and the tables, windows and transforms an encoder shares).
         .target(name: "NativeAAC", dependencies: ["AAC", "Bitstream", "MediaCore", "CodecInterface"]),
         // Layer 4
@@ -87,7 +90,7 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "AAC", "RTP", "NativeH264Kernels", "NativeH264", "NativeAAC", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "AAC", "RTP", "NativeH264Kernels", "NativeH264", "NativeH264Decoder", "NativeAAC", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
         // Our RTSP server replaying a capture, for scripts/benchmark-rtsp-server.sh (CPU per client).
         .executableTarget(name: "streamkit-rtsp-benchmark-server", dependencies: ["Transport", "POSIX"],
                           path: "Sources/RTSPServerBenchmark"),
@@ -95,7 +98,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "Transport"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "Transport", "NativeH264Decoder"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -116,6 +119,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "NativeH264KernelsTests", dependencies: ["NativeH264Kernels", "TestSupport"]),
         .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "CodecInterface", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport", "CAllocationCounter"]),
+        .testTarget(name: "NativeH264DecoderTests", dependencies: ["NativeH264Decoder", "NativeH264", "CodecInterface", "H264", "Bitstream", "MediaCore", "Capture", "Transport", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.

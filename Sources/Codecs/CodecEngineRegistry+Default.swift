@@ -6,9 +6,9 @@ import NativeH264
 extension CodecEngineRegistry {
     /// Every engine this build has: with the `FFmpeg` trait (`swift build --traits FFmpeg`), the
     /// libavcodec engines this machine really has (``FFmpegEngines/probe()``: hardware first, then x264,
-    /// x265 and aac); then, in every build, the pure-Swift `native` H.264 encoder
-    /// (``NativeCodecEngine``) — so it is the H.264 encoder where FFmpeg is absent, and x264 stays the
-    /// default where it is present. The default registry of every session initialiser.
+    /// x265 and aac); then, in every build, the pure-Swift `native` H.264 encoder and decoder
+    /// (``NativeCodecEngine``) — so it is the H.264 encoder and decoder where FFmpeg is absent, and x264 and
+    /// FFmpeg's decoder stay the defaults where they are present. The default registry of every session initialiser.
     public static var `default`: CodecEngineRegistry {
         #if FFmpeg
         return CodecEngineRegistry(engines: FFmpegEngines.probe() + [NativeCodecEngine()])

@@ -1,4 +1,5 @@
 import Bitstream
+import NativeH264Kernels
 
 /// Writes `residual_block_cavlc( )` (§7.3.5.3.2) with the codes of §9.2: coeff_token, the trailing
 /// ones' signs, level_prefix/level_suffix (escape included), total_zeros and run_before.

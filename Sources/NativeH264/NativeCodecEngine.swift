@@ -2,9 +2,10 @@ import CodecInterface
 import MediaCore
 import NativeAAC
 
-/// The `native` codec engine: ``NativeH264Encoder`` behind the session API — H.264 Constrained
-/// Baseline (CAVLC, I and P pictures) in pure Swift, with no C library — and the pure-Swift AAC-LC
-/// decoder (`NativeAACAudioDecoder`).
+/// The `native` codec engine: ``NativeH264Encoder`` and ``NativeH264Decoder`` behind the session API —
+/// H.264 Constrained Baseline (CAVLC, I and P pictures) in pure Swift, with no C library, both ways — and the
+/// pure-Swift AAC-LC decoder (`NativeAACAudioDecoder`). The H.264 decoder refuses what it does not implement yet
+/// (CABAC, B slices, interlace, FMO, 8x8 transform) with ``CodecError/undecodableFrame(_:reason:)``.
 ///
 /// It honours ``CompressionConfiguration/averageBitRate``, ``CompressionConfiguration/dataRateLimits``,
 /// ``CompressionConfiguration/quantizer``, the key-frame interval (in frames or seconds), forced key
@@ -33,11 +34,11 @@ public struct NativeCodecEngine: CodecEngine {
     public let isHardware = false
     /// A one-line description for `streamkit engines`.
     public var summary: String {
-        "pure-Swift H.264 encoder (Constrained Baseline, CAVLC, I/P pictures) and AAC-LC decoder"
+        "pure-Swift H.264 encoder and decoder (Constrained Baseline, CAVLC, I/P pictures) and AAC-LC decoder"
             + (threadLimit.map { ", at most \($0) thread\($0 == 1 ? "" : "s")" } ?? "")
     }
-    /// H.264 encoding, AAC decoding.
-    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: false),
+    /// H.264, encode and decode; AAC, decode.
+    public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: true),
                                EngineCapability(codec: .aac, canEncode: false, canDecode: true)]
     /// The most threads an encoder may use (`streamkit encode --threads N`); nil: all cores.
     public let threadLimit: Int?
@@ -74,14 +75,15 @@ public struct NativeCodecEngine: CodecEngine {
                                           sliceLayout: sliceLayout, threadCount: threadLimit ?? NativeH264Encoder.availableProcessorCount)
     }
 
-    /// The native engine does not decode.
+    /// Makes an H.264 decoder (``NativeH264Decoder``: Constrained Baseline, CAVLC).
     /// - Parameters:
-    ///   - format: the stream's format.
+    ///   - format: the stream's format; its parameter sets are decoded before the first frame.
     ///   - output: the picture layout.
-    /// - Returns: never.
-    /// - Throws: ``CodecError/noEngine(_:)``.
+    /// - Returns: a decoder.
+    /// - Throws: ``CodecError/noEngine(_:)`` for a codec other than H.264.
     public func makeVideoDecoder(_ format: FormatDescription, output: PixelFormat) throws(CodecError) -> any VideoDecoder {
-        throw .noEngine("engine native encodes H.264 only; it has no decoder")
+        guard format.codec == .h264 else { throw .noEngine("engine native decodes H.264 only, not \(format.codec.rawValue)") }
+        return NativeVideoDecoder(output: output)
     }
 
     /// The native engine has no audio encoder.

@@ -13,6 +13,7 @@
 //   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
 //   streamkit-benchmark native-modes FILE.y4m [--qps 40,45,51] [--frames 30] [--keyint 30] [--out DIR]
 //   streamkit-benchmark aac-decode FILE.aac [--loops 20] [--rounds 3]
+//   streamkit-benchmark native-decode FILE.264 [--rounds 3] [--yuv OUT.yuv]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -81,5 +82,10 @@ try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
     },
     BenchmarkCommand(name: "aac-decode", synopsis: "FILE.aac [--loops N] [--rounds N]", input: .path) {
         try benchmarkAACDecode(path: $0.path, loops: $0.option("--loops", default: 20, minimum: 1), rounds: $0.option("--rounds", default: 3, minimum: 1))
+    },
+    BenchmarkCommand(name: "native-decode", synopsis: "FILE.264 [--rounds N] [--yuv OUT.yuv]", input: .bytes) {
+        let arguments = Array($0.arguments)
+        try benchmarkNativeDecode(bytes: $0.file, path: $0.path, rounds: max($0.option("--rounds", default: 3, minimum: 1), 1),
+                                  yuvPath: arguments.firstIndex(of: "--yuv").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil })
     },
 ])

@@ -1,0 +1,108 @@
+import NativeH264Kernels
+
+extension NativeH264Decoder {
+    /// The deblocking filter over a decoded frame (§8.7), macroblocks in raster order: luma vertical
+    /// edges left to right, then horizontal edges top to bottom, then the same for Cb and Cr. Each
+    /// macroblock uses its slice's disable_deblocking_filter_idc (1: off; 2: not across slice edges)
+    /// and filter offsets; concealed macroblocks are left alone.
+    func deblockPicture(_ picture: DecoderPicture) {
+        let w = widthInMbs
+        let lumaPlane = MutablePlaneView(base: picture.luma, width: picture.width, height: picture.height, stride: picture.width)
+        let hasChroma = picture.chromaWidth > 0
+        let cbPlane = MutablePlaneView(base: picture.cb, width: max(picture.chromaWidth, 1), height: max(picture.chromaHeight, 1),
+                                       stride: max(picture.chromaWidth, 1))
+        let crPlane = MutablePlaneView(base: picture.cr, width: max(picture.chromaWidth, 1), height: max(picture.chromaHeight, 1),
+                                       stride: max(picture.chromaWidth, 1))
+        for mb in 0..<(w * heightInMbs) {
+            let slice = mbSlice[mb]
+            guard slice >= pictureFirstSlice else { continue }
+            let sliceOffset = Int(slice - pictureFirstSlice)
+            guard sliceOffset < sliceFilters.count else { continue }
+            let filter = sliceFilters[sliceOffset]
+            if filter.disableIDC == 1 { continue }
+            let mbX = mb % w, mbY = mb / w
+            let left = mb - 1, top = mb - w
+            let filterLeft = mbX > 0 && mbSlice[left] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[left] == slice)
+            let filterTop = mbY > 0 && mbSlice[top] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[top] == slice)
+            let strengths = strengthScratch
+            strengths.update(repeating: 0, count: 32)
+            var any = 0
+            let qIntra = mbKind[mb] != Kind.inter
+            for edge in 0..<4 {
+                for segment in 0..<4 {
+                    if edge > 0 || filterLeft {
+                        let pMb = edge == 0 ? left : mb
+                        let p = pMb * 16 + segment * 4 + (edge == 0 ? 3 : edge - 1), q = mb * 16 + segment * 4 + edge
+                        strengths[edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0)
+                        any |= strengths[edge * 4 + segment]
+                    }
+                    if edge > 0 || filterTop {
+                        let pMb = edge == 0 ? top : mb
+                        let p = pMb * 16 + (edge == 0 ? 12 : (edge - 1) * 4) + segment, q = mb * 16 + edge * 4 + segment
+                        strengths[16 + edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0)
+                        any |= strengths[16 + edge * 4 + segment]
+                    }
+                }
+            }
+            if any == 0 { continue }
+            let here = Int(mbQP[mb])
+            let leftQP = filterLeft ? Int(mbQP[left]) : here, topQP = filterTop ? Int(mbQP[top]) : here
+            let (a, b) = (filter.offsetA, filter.offsetB)
+            let luma = (DeblockingThresholds(qPp: leftQP, qPq: here, filterOffsetA: a, filterOffsetB: b),
+                        DeblockingThresholds(qPp: topQP, qPq: here, filterOffsetA: a, filterOffsetB: b),
+                        DeblockingThresholds(qPp: here, qPq: here, filterOffsetA: a, filterOffsetB: b))
+            Self.filterMacroblock(lumaPlane, x: mbX * 16, y: mbY * 16, strengths: strengths, thresholds: luma,
+                                  filterLeft: filterLeft, filterTop: filterTop, isChroma: false)
+            guard hasChroma else { continue }
+            for component in 0..<2 {
+                let plane = component == 0 ? cbPlane : crPlane
+                @inline(__always) func qp(_ n: Int) -> Int { Int(component == 0 ? mbQPCb[n] : mbQPCr[n]) }
+                let c = qp(mb)
+                let cl = filterLeft ? qp(left) : c, ct = filterTop ? qp(top) : c
+                let chroma = (DeblockingThresholds(qPp: cl, qPq: c, filterOffsetA: a, filterOffsetB: b),
+                              DeblockingThresholds(qPp: ct, qPq: c, filterOffsetA: a, filterOffsetB: b),
+                              DeblockingThresholds(qPp: c, qPq: c, filterOffsetA: a, filterOffsetB: b))
+                Self.filterMacroblock(plane, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma,
+                                      filterLeft: filterLeft, filterTop: filterTop, isChroma: true)
+            }
+        }
+    }
+
+    /// bS of the edge between 4x4 luma blocks p and q (indices into the per-block tables) (§8.7.2.1).
+    @inline(__always)
+    func strength(p: Int, q: Int, pIntra: Bool, qIntra: Bool, edge: Bool) -> Int {
+        if pIntra || qIntra { return edge ? 4 : 3 }
+        if lumaTotals[p] != 0 || lumaTotals[q] != 0 { return 2 }
+        if refIdentities[p] != refIdentities[q] { return 1 }
+        // In Int: hostile vectors may be far apart (a difference of Int32.min has no Int32 magnitude).
+        if abs(Int(motionX[p]) - Int(motionX[q])) >= 4 || abs(Int(motionY[p]) - Int(motionY[q])) >= 4 { return 1 }
+        return 0
+    }
+
+    /// The edges of one macroblock's block of a plane: vertical ones, then horizontal ones, each segment
+    /// (4 luma or 2 chroma lines) with its bS; chroma edges 0 and 4 take luma edges 0 and 2.
+    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: UnsafeMutablePointer<Int>,
+                                 thresholds: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
+                                 filterLeft: Bool, filterTop: Bool, isChroma: Bool) {
+        let edgeCount = isChroma ? 2 : 4
+        let segmentLength = isChroma ? 2 : 4
+        for index in 0..<edgeCount {
+            let offset = index * 4, edge = isChroma ? index * 2 : index
+            guard edge > 0 || filterLeft else { continue }
+            for segment in 0..<4 {
+                DeblockingFilter.filter(plane, x: x + offset, y: y + segment * segmentLength, direction: .vertical, length: segmentLength,
+                                        strength: strengths[edge * 4 + segment], thresholds: edge == 0 ? thresholds.left : thresholds.inner,
+                                        isChroma: isChroma)
+            }
+        }
+        for index in 0..<edgeCount {
+            let offset = index * 4, edge = isChroma ? index * 2 : index
+            guard edge > 0 || filterTop else { continue }
+            for segment in 0..<4 {
+                DeblockingFilter.filter(plane, x: x + segment * segmentLength, y: y + offset, direction: .horizontal, length: segmentLength,
+                                        strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,
+                                        isChroma: isChroma)
+            }
+        }
+    }
+}

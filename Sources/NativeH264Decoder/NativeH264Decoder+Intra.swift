@@ -1,0 +1,131 @@
+import NativeH264Kernels
+
+extension NativeH264Decoder {
+    /// An intra macroblock of an I or P slice (I_NxN or I_16x16, `mb_type` as in Table 7-11): its
+    /// prediction modes (§8.3.1.1 Intra4x4PredMode derivation), residual and reconstruction (§8.3).
+    func decodeIntraMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
+        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        let base = mb * 16
+        let picture = context.picture
+        let isNxN = type == 0
+        if isNxN {
+            // Predicted modes need the modes of the blocks left and above (§8.3.1.1).
+            let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
+            let leftAvailable = leftMb >= 0 && isAvailable(leftMb, context)
+            let topAvailable = topMb >= 0 && isAvailable(topMb, context)
+            for index in 0..<16 {
+                let raster = Self.rasterOfBlock[index]
+                let x = raster & 3, y = raster >> 2
+                var modeA = -1, modeB = -1
+                if x > 0 { modeA = Int(intraModes[base + raster - 1]) }
+                else if leftAvailable && !(context.constrainedIntra && mbKind[leftMb] == Kind.inter) {
+                    modeA = mbKind[leftMb] == Kind.intraNxN ? Int(intraModes[leftMb * 16 + y * 4 + 3]) : 2
+                }
+                if y > 0 { modeB = Int(intraModes[base + raster - 4]) }
+                else if topAvailable && !(context.constrainedIntra && mbKind[topMb] == Kind.inter) {
+                    modeB = mbKind[topMb] == Kind.intraNxN ? Int(intraModes[topMb * 16 + 12 + x]) : 2
+                }
+                let predicted = modeA < 0 || modeB < 0 ? 2 : min(modeA, modeB)
+                var mode = predicted
+                if !reader.bit() {
+                    let remaining = Int(reader.bits(3))
+                    mode = remaining < predicted ? remaining : remaining + 1
+                }
+                intraModes[base + raster] = Int8(mode)
+            }
+        } else {
+            for i in 0..<16 { intraModes[base + i] = 2 }
+        }
+        var chromaMode = 0
+        if context.hasChroma {
+            chromaMode = Int(try reader.ue())
+            guard chromaMode <= 3 else { throw SliceDataError(field: "intra_chroma_pred_mode") }
+        }
+        var cbp: Int
+        if isNxN {
+            cbp = try readCodedBlockPattern(&reader, intra: true, context)
+        } else {
+            cbp = ((type - 1) / 4 % 3) << 4 | (type >= 13 ? 15 : 0)
+        }
+        if cbp != 0 || !isNxN { try readQPDelta(&reader, &context) }
+        record(mb, kind: isNxN ? Kind.intraNxN : Kind.intra16x16, qp: context.qp, context)
+        for i in 0..<16 {
+            refIndices[base + i] = -1
+            refIdentities[base + i] = -1
+            motionX[base + i] = 0
+            motionY[base + i] = 0
+        }
+        try readResidual(mb, cbp: cbp, intra16x16: !isNxN, &reader, context)
+
+        // Reconstruction.
+        let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
+        let left = leftMb >= 0 && isAvailableForIntra(leftMb, context)
+        let top = topMb >= 0 && isAvailableForIntra(topMb, context)
+        let topLeft = leftMb >= 0 && topMb >= 0 && isAvailableForIntra(topMb - 1, context)
+        let topRight = topMb >= 0 && mbX < widthInMbs - 1 && isAvailableForIntra(topMb + 1, context)
+        let qp = context.qp
+        let lumaPlane = PlaneView(base: picture.luma, width: picture.width, height: picture.height, stride: picture.width)
+        let origin = picture.luma + mbY * 16 * picture.width + mbX * 16
+        if isNxN {
+            for index in 0..<16 {
+                let raster = Self.rasterOfBlock[index]
+                let x = raster & 3, y = raster >> 2
+                var neighbours: IntraNeighbours = []
+                if x > 0 || left { neighbours.insert(.left) }
+                if y > 0 || top { neighbours.insert(.top) }
+                if (x > 0 && y > 0) || (x == 0 && y > 0 && left) || (y == 0 && x > 0 && top) || (x == 0 && y == 0 && topLeft) {
+                    neighbours.insert(.topLeft)
+                }
+                if y == 0 {
+                    if (x < 3 && top) || (x == 3 && topRight) { neighbours.insert(.topRight) }
+                } else if x < 3 && Self.blockOfRaster[raster - 4 + 1] < index {
+                    neighbours.insert(.topRight)
+                }
+                guard let mode = Intra4x4Mode(rawValue: Int(intraModes[base + raster])), mode.isUsable(with: neighbours) else {
+                    throw SliceDataError(field: "prev_intra4x4_pred_mode (mode needs unavailable neighbours)")
+                }
+                let destination = origin + y * 4 * picture.width + x * 4
+                Intra4x4Prediction.fast(mode, plane: lumaPlane, x: mbX * 16 + x * 4, y: mbY * 16 + y * 4, neighbours: neighbours,
+                                        into: destination, stride: picture.width)
+                if lumaTotals[base + raster] != 0 {
+                    addResidual(coefficients + raster * 16, dc: nil, qP: qp, to: destination, stride: picture.width)
+                }
+            }
+        } else {
+            var neighbours: IntraNeighbours = []
+            if left { neighbours.insert(.left) }
+            if top { neighbours.insert(.top) }
+            if topLeft { neighbours.insert(.topLeft) }
+            guard let mode = Intra16x16Mode(rawValue: (type - 1) % 4), mode.isUsable(with: neighbours) else {
+                throw SliceDataError(field: "mb_type (Intra16x16 mode needs unavailable neighbours)")
+            }
+            Intra16x16Prediction.fast(mode, plane: lumaPlane, x: mbX * 16, y: mbY * 16, neighbours: neighbours, into: origin, stride: picture.width)
+            let dc = coefficients + Self.lumaDCOffset
+            let raster = coefficients + Self.transformOffset
+            Zigzag.unscan(dc, into: raster)
+            DCTransforms.inverseLumaDC(raster, qP: qp)
+            dc.update(from: raster, count: 16)
+            for block in 0..<16 {
+                let x = block & 3, y = block >> 2
+                if dc[block] == 0 && lumaTotals[base + block] == 0 { continue }
+                addResidual(coefficients + block * 16, dc: dc[block], qP: qp, to: origin + y * 4 * picture.width + x * 4, stride: picture.width)
+            }
+        }
+        if context.hasChroma {
+            var neighbours: IntraNeighbours = []
+            if left { neighbours.insert(.left) }
+            if top { neighbours.insert(.top) }
+            if topLeft { neighbours.insert(.topLeft) }
+            guard let mode = IntraChromaMode(rawValue: chromaMode), mode.isUsable(with: neighbours) else {
+                throw SliceDataError(field: "intra_chroma_pred_mode (mode needs unavailable neighbours)")
+            }
+            for component in 0..<2 {
+                let plane = component == 0 ? picture.cb : picture.cr
+                let view = PlaneView(base: plane, width: picture.chromaWidth, height: picture.chromaHeight, stride: picture.chromaWidth)
+                IntraChromaPrediction.fast(mode, plane: view, x: mbX * 8, y: mbY * 8, neighbours: neighbours,
+                                           into: plane + mbY * 8 * picture.chromaWidth + mbX * 8, stride: picture.chromaWidth)
+            }
+            addChromaResidual(mb, cbp: cbp, picture: picture)
+        }
+    }
+}

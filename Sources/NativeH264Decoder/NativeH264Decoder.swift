@@ -1,0 +1,292 @@
+import Bitstream
+import H264
+import MediaCore
+
+/// A pure-Swift H.264 decoder: Constrained Baseline (CAVLC, I and P slices, several slices in any
+/// order, several reference frames with list modification and adaptive marking, I_PCM, 4:2:0 and
+/// 4:0:0), output in display order through the decoded picture buffer's bumping process (§C.4.5.3).
+///
+/// Feed it NAL units in decoding order (without start codes or length prefixes) with a timestamp for
+/// the access unit they belong to; it returns the frames that became ready for output. A picture
+/// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
+/// set follows its slices, or when the caller says so (``endAccessUnit()``).
+///
+/// Unsupported features (CABAC, B/SP/SI slices, field pictures and MBAFF, FMO with several slice
+/// groups, 8x8 transforms, scaling matrices, high bit depths) are refused with
+/// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
+/// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
+/// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
+public final class NativeH264Decoder {
+    /// The layout of output pictures.
+    public let outputFormat: PixelFormat
+    /// The largest frame accepted, in macroblocks (besides the level's MaxFS), bounding memory.
+    public let maximumFrameSize: Int
+
+    var parameterSets = H264ParameterSets()
+    var nalIndex = -1
+    var pictureOrderCounter = H264PictureOrderCounter()
+    var rbspScratch: [UInt8] = []
+
+    // Sequence state.
+    var activeSPSID: UInt32?
+    var activeSPS: H264SequenceParameterSet?
+    @exclusivity(unchecked) var widthInMbs = 0
+    @exclusivity(unchecked) var heightInMbs = 0
+    var dpbSize = 16
+    var dpb: [DecoderPicture] = []
+    var freePictures: [DecoderPicture] = []
+    var pendingOutput: [NativeH264DecodedFrame] = []
+    var previousReferenceFrameNum = 0
+    var identityCounter = 0
+    @exclusivity(unchecked) var lastDecoded: DecoderPicture?
+    var maxLongTermFrameIndex: Int?
+
+    // The picture being decoded.
+    var current: DecoderPicture?
+    var currentFirstHeader: H264SliceHeader?
+    var currentSPS: H264SequenceParameterSet?
+    var currentPPS: H264PictureParameterSet?
+    var currentHasMMCO5 = false
+    @exclusivity(unchecked) var pictureFirstSlice: Int32 = 0
+    var sliceCounter: Int32 = 0
+    @exclusivity(unchecked) var sliceFilters: [SliceFilter] = []
+    var currentTimestamp: Int64 = 0
+
+    // Per-macroblock state of the current picture, in memory the decoder owns (allocated when an SPS of a
+    // new size is activated, freed in deinit): read and written per macroblock, so no array bounds or
+    // copy-on-write checks. The decoder is used by one caller at a time; dynamic exclusivity checks on
+    // these properties cost a third of the decoding time, so they are off (`@exclusivity(unchecked)`).
+    @exclusivity(unchecked) var mbSlice = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var mbKind = NativeH264Decoder.table(1, UInt8(0))
+    @exclusivity(unchecked) var mbQP = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var mbQPCb = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var mbQPCr = NativeH264Decoder.table(1, Int8(0))
+    // Per 4x4 luma block (16 per macroblock, raster order inside the macroblock).
+    @exclusivity(unchecked) var intraModes = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var lumaTotals = NativeH264Decoder.table(1, UInt8(0))
+    @exclusivity(unchecked) var refIndices = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var refIdentities = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var motionX = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var motionY = NativeH264Decoder.table(1, Int32(0))
+    // Per 4x4 chroma block (4 Cb then 4 Cr per macroblock).
+    @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
+
+    // Scratch, allocated once.
+    let coefficients: UnsafeMutablePointer<Int32>
+    let refCache: UnsafeMutablePointer<Int8>
+    let mvCache: UnsafeMutablePointer<Int32>
+    let strengthScratch: UnsafeMutablePointer<Int>
+
+    /// Macroblock kinds in ``mbKind``.
+    enum Kind {
+        static let inter: UInt8 = 0
+        static let intra16x16: UInt8 = 1
+        static let intraNxN: UInt8 = 2
+        static let pcm: UInt8 = 3
+    }
+
+    /// The deblocking controls of one slice (§7.4.3).
+    struct SliceFilter {
+        /// `disable_deblocking_filter_idc`.
+        var disableIDC: Int
+        /// FilterOffsetA.
+        var offsetA: Int
+        /// FilterOffsetB.
+        var offsetB: Int
+    }
+
+    /// Creates a decoder.
+    /// - Parameters:
+    ///   - outputFormat: the layout of output pictures: ``PixelFormat/i420`` (default) or
+    ///     ``PixelFormat/nv12`` (YV12 and NV21 are produced too, by plane order).
+    ///   - maximumFrameSize: the largest frame to accept, in macroblocks (default 139264, the MaxFS of
+    ///     level 6.2: 8192x4352); a larger SPS is refused with ``NativeH264DecoderError/sizeBeyondLevel(widthInMbs:heightInMbs:levelIDC:)``.
+    public init(outputFormat: PixelFormat = .i420, maximumFrameSize: Int = 139_264) {
+        self.outputFormat = outputFormat
+        self.maximumFrameSize = maximumFrameSize
+        coefficients = .allocate(capacity: Self.coefficientCount)
+        coefficients.initialize(repeating: 0, count: Self.coefficientCount)
+        refCache = .allocate(capacity: 40)
+        refCache.initialize(repeating: -2, count: 40)
+        mvCache = .allocate(capacity: 80)
+        mvCache.initialize(repeating: 0, count: 80)
+        strengthScratch = .allocate(capacity: 32)
+        strengthScratch.initialize(repeating: 0, count: 32)
+    }
+
+    deinit {
+        freeTables()
+        coefficients.deallocate()
+        refCache.deallocate()
+        mvCache.deallocate()
+        strengthScratch.deallocate()
+    }
+
+    /// A per-macroblock table of `count` entries (at least one), every entry `value`.
+    static func table<T>(_ count: Int, _ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(count, 1))
+        pointer.initialize(repeating: value, count: max(count, 1))
+        return pointer
+    }
+
+    /// Frees the per-macroblock tables (trivial values: nothing to deinitialise).
+    func freeTables() {
+        mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
+        intraModes.deallocate(); lumaTotals.deallocate(); refIndices.deallocate(); refIdentities.deallocate()
+        motionX.deallocate(); motionY.deallocate(); chromaTotals.deallocate()
+    }
+
+    /// Luma levels (16 blocks × 16), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC (8 × 16), one transform block.
+    static let coefficientCount = 256 + 16 + 8 + 128 + 16
+    static let lumaDCOffset = 256
+    static let chromaDCOffset = 272
+    static let chromaACOffset = 280
+    static let transformOffset = 408
+
+    /// Decodes one NAL unit.
+    /// - Parameters:
+    ///   - nalUnit: the NAL unit, header byte first, emulation prevention bytes still in.
+    ///   - timestamp: the timestamp of the access unit it belongs to (returned with the frame).
+    /// - Returns: frames that became ready for output, in output order.
+    /// - Throws: ``NativeH264DecoderError`` for a header that does not parse, a feature not supported or
+    ///   a picture too large for its level. Frames finished before the error are kept and returned by
+    ///   the next call.
+    public func decode<Bytes: Collection>(nalUnit: Bytes, timestamp: Int64) throws(NativeH264DecoderError) -> [NativeH264DecodedFrame]
+    where Bytes.Element == UInt8 {
+        nalIndex += 1
+        guard let first = nalUnit.first else { return takeOutput() }
+        let type = first & 0x1F
+        switch type {
+        case 1, 5:
+            try decodeSlice(Array(nalUnit), timestamp: timestamp)
+        case 2, 3, 4:
+            throw .unsupportedFeature("slice data partitioning (NAL unit type \(type), Extended profile)", nalIndex: nalIndex)
+        case 7:
+            finishPicture()
+            do {
+                let sps = try H264SequenceParameterSet(nalUnit: nalUnit)
+                parameterSets.insert(sps)
+            } catch { throw .header(error, nalIndex: nalIndex) }
+        case 8:
+            finishPicture()
+            do {
+                let pps = try H264PictureParameterSet(nalUnit: nalUnit, parameterSets: parameterSets)
+                parameterSets.insert(pps)
+            } catch { throw .header(error, nalIndex: nalIndex) }
+        case 6, 9, 10, 11, 14, 15, 16, 17, 18:
+            finishPicture()
+            if type == 11 { flushAll() }
+        default:
+            break
+        }
+        return takeOutput()
+    }
+
+    /// Ends the current access unit: the picture being decoded is finished (missing macroblocks
+    /// concealed, deblocked, marked) and stored.
+    /// - Returns: frames that became ready for output.
+    public func endAccessUnit() -> [NativeH264DecodedFrame] {
+        finishPicture()
+        return takeOutput()
+    }
+
+    /// Finishes the current picture and outputs every frame still waiting, in output order.
+    /// - Returns: the remaining frames.
+    public func flush() -> [NativeH264DecodedFrame] {
+        finishPicture()
+        flushAll()
+        return takeOutput()
+    }
+
+    func takeOutput() -> [NativeH264DecodedFrame] {
+        defer { pendingOutput.removeAll(keepingCapacity: true) }
+        return pendingOutput
+    }
+
+    /// Parses a slice header and decodes the slice into the current picture, starting a new picture
+    /// when the slice belongs to another one (§7.4.1.2.4).
+    func decodeSlice(_ nal: [UInt8], timestamp: Int64) throws(NativeH264DecoderError) {
+        let header: H264SliceHeader
+        do {
+            header = try H264SliceHeader(nalUnit: nal, parameterSets: parameterSets, scratch: &rbspScratch)
+        } catch { throw .header(error, nalIndex: nalIndex) }
+        guard let pps = parameterSets.pictureParameterSet(id: header.picParameterSetID),
+              let sps = parameterSets.sequenceParameterSet(id: pps.seqParameterSetID) else {
+            throw .noActivePicture(nalIndex: nalIndex)
+        }
+        if header.redundantPicCnt > 0 { return }
+        try checkSupport(sps: sps, pps: pps, header: header)
+        if let previous = currentFirstHeader, Self.startsNewPicture(header, after: previous, sps: sps) {
+            finishPicture()
+        }
+        if current == nil {
+            try startPicture(header: header, sps: sps, pps: pps, timestamp: timestamp)
+        }
+        guard let picture = current else { return }
+        // The slice's RBSP, padded with zeros for the bit reader.
+        let payload = nal.dropFirst()
+        var rbsp = EmulationPrevention.rbsp(fromEBSP: payload)
+        let trailing = Self.rbspBitCount(rbsp)
+        rbsp.append(contentsOf: repeatElement(0, count: 16))
+        sliceCounter &+= 1
+        sliceFilters.append(SliceFilter(disableIDC: Int(header.disableDeblockingFilterIDC),
+                                        offsetA: Int(header.sliceAlphaC0OffsetDiv2) * 2, offsetB: Int(header.sliceBetaOffsetDiv2) * 2))
+        var context = SliceContext(header: header, sps: sps, pps: pps, sliceIndex: sliceCounter, picture: picture)
+        context.referenceList = buildReferenceList(header: header, sps: sps, context: &context)
+        rbsp.withUnsafeBufferPointer { buffer in
+            var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
+            do throws(SliceDataError) {
+                try decodeSliceData(&reader, &context)
+            } catch {
+                picture.problems.append(.sliceData(field: error.field, macroblock: context.currentMb, nalIndex: nalIndex))
+            }
+        }
+        if context.missingReference {
+            picture.problems.append(.sliceData(field: "ref_idx_l0 (no reference picture)", macroblock: context.currentMb, nalIndex: nalIndex))
+        }
+    }
+
+    /// The RBSP bits before `rbsp_stop_one_bit` (§7.2 more_rbsp_data( )).
+    static func rbspBitCount(_ rbsp: [UInt8]) -> Int {
+        var index = rbsp.count - 1
+        while index >= 0 && rbsp[index] == 0 { index -= 1 }
+        guard index >= 0 else { return 0 }
+        return index * 8 + 7 - rbsp[index].trailingZeroBitCount
+    }
+
+    /// Refuses what this decoder does not implement, naming it.
+    func checkSupport(sps: H264SequenceParameterSet, pps: H264PictureParameterSet, header: H264SliceHeader) throws(NativeH264DecoderError) {
+        if pps.entropyCodingModeFlag { throw .unsupportedFeature("CABAC (entropy_coding_mode_flag 1)", nalIndex: nalIndex) }
+        switch header.sliceType {
+        case .i, .p: break
+        case .b: throw .unsupportedFeature("B slices", nalIndex: nalIndex)
+        case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
+        }
+        if !sps.frameMbsOnlyFlag { throw .unsupportedFeature("interlaced coding (frame_mbs_only_flag 0)", nalIndex: nalIndex) }
+        if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
+        if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
+        if sps.chromaFormatIDC > 1 { throw .unsupportedFeature("chroma format \(sps.chromaFormatIDC == 2 ? "4:2:2" : "4:4:4")", nalIndex: nalIndex) }
+        if pps.transform8x8ModeFlag { throw .unsupportedFeature("8x8 transform (transform_8x8_mode_flag)", nalIndex: nalIndex) }
+        if sps.scalingMatrix != nil || pps.fidelityRangeExtension?.scalingMatrix != nil {
+            throw .unsupportedFeature("scaling matrices", nalIndex: nalIndex)
+        }
+        if sps.qpprimeYZeroTransformBypassFlag { throw .unsupportedFeature("lossless (qpprime_y_zero_transform_bypass_flag)", nalIndex: nalIndex) }
+        if pps.weightedPredFlag && header.sliceType == .p { throw .unsupportedFeature("weighted prediction", nalIndex: nalIndex) }
+    }
+
+    /// Whether a slice begins a new primary coded picture (§7.4.1.2.4).
+    static func startsNewPicture(_ header: H264SliceHeader, after previous: H264SliceHeader, sps: H264SequenceParameterSet) -> Bool {
+        if header.frameNum != previous.frameNum || header.picParameterSetID != previous.picParameterSetID { return true }
+        if header.fieldPicFlag != previous.fieldPicFlag || header.bottomFieldFlag != previous.bottomFieldFlag { return true }
+        if (header.nalRefIDC == 0) != (previous.nalRefIDC == 0) { return true }
+        if header.isIDR != previous.isIDR { return true }
+        if header.isIDR && header.idrPicID != previous.idrPicID { return true }
+        if sps.picOrderCntType == 0 && (header.picOrderCntLsb != previous.picOrderCntLsb || header.deltaPicOrderCntBottom != previous.deltaPicOrderCntBottom) {
+            return true
+        }
+        if sps.picOrderCntType == 1 && (header.deltaPicOrderCnt0 != previous.deltaPicOrderCnt0 || header.deltaPicOrderCnt1 != previous.deltaPicOrderCnt1) {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,52 @@
+import Bitstream
+import CAllocationCounter
+import Foundation
+import NativeH264Decoder
+import Testing
+import TestSupport
+
+#if DEBUG
+private let decoderAllocationsAreMeasurable = false
+#else
+private let decoderAllocationsAreMeasurable = true
+#endif
+
+/// Decoding a macroblock makes no heap allocation: levels, motion caches and per-macroblock tables live
+/// in memory the decoder owns, so what an access unit costs (its RBSP, the output picture) is the same
+/// for 99 macroblocks as for 1584. Optimised builds only (see EncoderAllocationTests for why).
+@Suite(.enabled(if: decoderAllocationsAreMeasurable && ExternalTool.isRunnable("ffmpeg", "x264"),
+                "heap allocations are only meaningful in an optimised (-c release) build"))
+struct DecoderAllocationTests {
+    /// Allocations of the calling thread while decoding the P access unit after 8 warm-up pictures.
+    func accessUnitAllocations(size: String) throws -> Int? {
+        let path = try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
+        let decoder = NativeH264Decoder()
+        var pictures = 0, measured: Int?
+        for unit in units {
+            let isSlice = unit.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false
+            if isSlice { pictures += 1 }
+            if isSlice && pictures == 10 {
+                let before = streamkit_thread_allocation_count()
+                _ = try decoder.decode(nalUnit: unit, timestamp: 0)
+                _ = decoder.endAccessUnit()
+                let after = streamkit_thread_allocation_count()
+                measured = before < 0 ? nil : after - before
+            } else {
+                _ = try decoder.decode(nalUnit: unit, timestamp: 0)
+                if isSlice { _ = decoder.endAccessUnit() }
+            }
+        }
+        return measured
+    }
+
+    @Test func allocationsPerAccessUnitDoNotGrowWithTheMacroblockCount() throws {
+        guard let small = try accessUnitAllocations(size: "176x144"), let large = try accessUnitAllocations(size: "704x576") else {
+            Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
+            return
+        }
+        #expect(large <= small + 8, "176x144: \(small) allocations, 704x576: \(large)")
+        #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+}
