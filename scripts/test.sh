@@ -5,7 +5,7 @@
 #      need real time; then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1), the suites that need real time
 #      (network peers, timers, paced sources) at once, each test on ports of its own; then the few that measure real
 #      time too closely to share the machine (trait `.runsAlone`), one test at a time;
-#   2. the native encoder's suites again, optimised (-c release);
+#   2. the native H.264 encoder's and decoder's suites again, optimised (-c release);
 #   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again, the
 #      same way, the suites whose code those traits change (the codec sessions, Transport, the CLI and what drives
 #      it); the others compile to the same code either way and ran in pass 1.
@@ -28,8 +28,8 @@ traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExamp
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
-# The native encoder's suites, run again optimised.
-native='NativeH264Tests|NativeH264KernelsTests'
+# The native encoder's and decoder's suites, run again optimised (their allocation counts are measured only there).
+native='NativeH264Tests|NativeH264KernelsTests|NativeH264DecoderTests'
 
 mkdir -p .build
 logs=()
@@ -69,8 +69,8 @@ pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-a
 
 # EncoderAllocationTests is enabled only here (a debug build allocates in unspecialised generics); the bit-exactness
 # suites run again because an optimiser miscompile once broke the release build's deblocking alone.
-pass "native encoder, optimised: build" - swift build -c release --build-tests -Xswiftc -enable-testing
-pass "native encoder, optimised: its suites" .build/test-output-release.log \
+pass "native H.264, optimised: build" - swift build -c release --build-tests -Xswiftc -enable-testing
+pass "native H.264, optimised: its suites" .build/test-output-release.log \
     swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native"
 
 pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tests --traits FFmpeg,OpenSSL
