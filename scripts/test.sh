@@ -43,13 +43,15 @@ pass() {
     shift 2
     local start=$SECONDS status
     echo "== $name"
+    # The status is read right after the command: any later command (even an assignment) resets PIPESTATUS.
     if [ "$log" = "-" ]; then
         "$@"
+        status=$?
     else
         "$@" 2>&1 | tee "$log"
+        status=${PIPESTATUS[0]}
         logs+=("$log")
     fi
-    status=${PIPESTATUS[0]}
     local took=$((SECONDS - start))
     if [ "$status" -ne 0 ]; then failed=1; fi
     timings+=("$(printf '%3d:%02d  %s%s' $((took / 60)) $((took % 60)) "$name" "$([ "$status" -ne 0 ] && echo '  (FAILED)')")")
@@ -62,8 +64,8 @@ pass "install the peers" - scripts/install-dependencies.sh --engine
 
 pass "pure Swift: build" - swift build --build-tests
 pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log swift test --skip-build
-pass "pure Swift: the real-time suites at once" .build/test-output-pure-real-time.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --filter "$realTime" --skip "$alone"
+pass "pure Swift: the real-time suites, one test at a time" .build/test-output-pure-real-time.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$realTime" --skip "$alone"
 pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-alone.log \
     env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$alone"
 
@@ -76,8 +78,8 @@ pass "native H.264, optimised: its suites" .build/test-output-release.log \
 pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tests --traits FFmpeg,OpenSSL
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited"
-pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traitedRealTime" --skip "$alone"
+pass "FFmpeg and TLS: their real-time suites, one test at a time" .build/test-output-ffmpeg-real-time.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedRealTime" --skip "$alone"
 pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \
     env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone"
 
