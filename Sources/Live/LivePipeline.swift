@@ -102,8 +102,7 @@ public final class LivePipeline: Sendable {
             }
             let channel = DestinationChannel(destination: destination, rendition: rendition, limits: options.queue) { emit.yield($0) }
             if videoSource == nil, let audioFormat = state.audioFormat {
-                channel.start(with: LiveStreamDescription(video: nil, audio: audioFormat, frameRate: 0,
-                                                          audioBitRate: configuration.audioBitRate))
+                channel.start(with: audioOnlyStream(audioFormat))
             }
             state.channels.append(channel)
             state.followers.append(Task { await self.follow(channel) })
@@ -157,7 +156,7 @@ public final class LivePipeline: Sendable {
             return videoSource == nil ? state.channels : []
         }
         for channel in channelsToStart {
-            channel.start(with: LiveStreamDescription(video: nil, audio: audioFormat, frameRate: 0, audioBitRate: configuration.audioBitRate))
+            channel.start(with: audioOnlyStream(audioFormat))
         }
 
         let adapting = Task { await self.applyAdaptation() }
@@ -201,6 +200,11 @@ public final class LivePipeline: Sendable {
         eventContinuation.yield(.ended(report))
         if let failure { throw failure }
         return report
+    }
+
+    /// The formats of a stream without video: nothing waits for a first picture.
+    private func audioOnlyStream(_ audio: AudioFormatDescription?) -> LiveStreamDescription {
+        LiveStreamDescription(video: nil, audio: audio, frameRate: 0, audioBitRate: configuration.audioBitRate)
     }
 
     // MARK: - Encoders
