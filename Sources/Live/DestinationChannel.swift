@@ -90,6 +90,16 @@ final class DestinationChannel: Sendable {
         return statistics
     }
 
+    /// Refuses the destination before anything is sent: it is reported as failed and gets nothing.
+    /// - Parameter error: why.
+    func refuse(because error: LiveError) {
+        shared.state.withLock { state in
+            state.hasFailed = true
+            state.statistics.failure = "\(error)"
+        }
+        emit(.destinationFailed(destination.name, error: error))
+    }
+
     /// Counts a drop its queue or the destination itself reported.
     func countDrop() {
         shared.state.withLock { $0.statistics.framesDropped += 1 }

@@ -13,6 +13,11 @@ public enum LiveError: Error, Sendable, CustomStringConvertible {
     case encoder(CodecError)
     /// A source failed.
     case source(CaptureError)
+    /// An encoded source (a file sent as it is, a received stream) failed.
+    case input(LiveSourceError)
+    /// A destination asked for a dedicated rendition after the pipeline had started (its encoder would begin
+    /// mid-stream); it was refused.
+    case renditionAfterStart(String)
 
     /// The error in words.
     public var description: String {
@@ -23,6 +28,9 @@ public enum LiveError: Error, Sendable, CustomStringConvertible {
             return "\(source) delivers \(width)x\(height) pictures, but the encoder is configured for \(configured.width)x\(configured.height)"
         case let .encoder(error): return "encoder: \(error)"
         case let .source(error): return "source: \(error)"
+        case let .input(error): return "\(error)"
+        case let .renditionAfterStart(name):
+            return "\(name) asked for a rendition of its own after the pipeline had started; add it before run() or use the main rendition"
         }
     }
 }

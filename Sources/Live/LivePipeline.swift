@@ -43,6 +43,8 @@ public final class LivePipeline: Sendable {
 
     private let videoSource: (any VideoSource)?
     private let audioSource: (any AudioSource)?
+    /// What is sent as it is (no encoder), when the pipeline was made with ``init(source:frameLimit:)``.
+    private let encodedSource: (any EncodedMediaSource)?
     private let configuration: LiveConfiguration
     private let eventContinuation: AsyncStream<LiveEvent>.Continuation
     private let adaptationRequests: AsyncStream<AdaptationRequest>
@@ -63,7 +65,8 @@ public final class LivePipeline: Sendable {
         var isStopRequested = false
         var main: CompressionSession?
         var sessions: [CompressionSession] = []
-        var audioFormat: AudioFormatDescription?
+        /// The formats of a stream without video, once known: a destination added then starts at once.
+        var audioOnlyStream: LiveStreamDescription?
         var report = LiveReport()
         var failure: LiveError?
     }
@@ -78,13 +81,40 @@ public final class LivePipeline: Sendable {
     public init(video: (any VideoSource)?, audio: (any AudioSource)?, configuration: LiveConfiguration) {
         videoSource = video
         audioSource = audio
+        encodedSource = nil
         self.configuration = configuration
         (events, eventContinuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4096))
         (adaptationRequests, adaptationContinuation) = AsyncStream.makeStream(of: AdaptationRequest.self)
     }
 
-    /// Adds a destination. Before ``run()`` it gets the stream from the start; while running (main rendition only)
-    /// it joins at the next key frame.
+    /// Creates a pipeline that sends media already encoded — a file as it is, a received stream — to its
+    /// destinations without encoding it again. Nothing adapts the bit rate (there is no encoder): a slow live
+    /// destination drops frames instead, as its queue's policy says.
+    ///
+    /// ```swift
+    /// let pipeline = LivePipeline(source: FLVFileSource(path: "show.flv", pacing: .realTime))
+    /// pipeline.add(RTMPDestination(url: "rtmp://127.0.0.1/live/key"))
+    /// let report = try await pipeline.run()
+    /// ```
+    /// - Parameters:
+    ///   - source: the encoded media.
+    ///   - frameLimit: stop after this many pictures (`nil`: at the source's end or ``stop()``).
+    public init(source: any EncodedMediaSource, frameLimit: Int? = nil) {
+        videoSource = nil
+        audioSource = nil
+        encodedSource = source
+        // Nothing is encoded: of the configuration only the frame limit counts.
+        var configuration = LiveConfiguration(video: CompressionConfiguration(codec: .h264, width: 16, height: 16), adaptation: nil)
+        configuration.frameLimit = frameLimit
+        self.configuration = configuration
+        (events, eventContinuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        (adaptationRequests, adaptationContinuation) = AsyncStream.makeStream(of: AdaptationRequest.self)
+    }
+
+    /// Adds a destination. Before ``run()`` it gets the stream from the start; while running it joins the main
+    /// rendition at the next key frame. A destination that asks for a dedicated rendition once the pipeline runs
+    /// is refused (its encoder would start mid-stream): it is reported as failed with
+    /// ``LiveError/renditionAfterStart``.
     /// - Parameters:
     ///   - destination: where to send.
     ///   - options: its queue and rendition (default: live, main rendition).
@@ -92,7 +122,13 @@ public final class LivePipeline: Sendable {
         let emit = eventContinuation
         state.withLock { state in
             var rendition = 0
-            if case let .dedicated(rate) = options.rendition, !state.hasRun {
+            if case let .dedicated(rate) = options.rendition, encodedSource == nil {
+                guard !state.hasRun else {
+                    let refused = DestinationChannel(destination: destination, rendition: 0, limits: options.queue) { emit.yield($0) }
+                    refused.refuse(because: LiveError.renditionAfterStart(destination.name))
+                    state.channels.append(refused)
+                    return
+                }
                 if let index = state.dedicatedRates.firstIndex(of: rate) {
                     rendition = index + 1
                 } else {
@@ -101,8 +137,8 @@ public final class LivePipeline: Sendable {
                 }
             }
             let channel = DestinationChannel(destination: destination, rendition: rendition, limits: options.queue) { emit.yield($0) }
-            if videoSource == nil, let audioFormat = state.audioFormat {
-                channel.start(with: audioOnlyStream(audioFormat))
+            if let stream = state.audioOnlyStream {
+                channel.start(with: stream)
             }
             state.channels.append(channel)
             state.followers.append(Task { await self.follow(channel) })
@@ -123,10 +159,11 @@ public final class LivePipeline: Sendable {
     /// ``run()`` then returns.
     public func stop() {
         state.withLock { $0.isStopRequested = true }
-        let video = videoSource, audio = audioSource
+        let video = videoSource, audio = audioSource, encoded = encodedSource
         Task {
             await video?.stop()
             await audio?.stop()
+            await encoded?.stop()
         }
     }
 
@@ -141,41 +178,25 @@ public final class LivePipeline: Sendable {
             return (state.hasRun, state.dedicatedRates)
         }
         guard !alreadyRun else { throw .alreadyRun }
-        guard videoSource != nil || audioSource != nil else { throw .noSource }
+        guard videoSource != nil || audioSource != nil || encodedSource != nil else { throw .noSource }
         defer {
             adaptationContinuation.finish()
             eventContinuation.finish()
         }
-        let (sessions, audioSession) = try makeEncoders(dedicatedRates: dedicatedRates)
-        let audioFormat = audioSession?.format
-        let channelsToStart = state.withLock { state -> [DestinationChannel] in
-            state.sessions = sessions
-            state.main = sessions.first
-            state.audioFormat = audioFormat
-            state.report.finalBitRate = sessions.first?.configuration.averageBitRate
-            return videoSource == nil ? state.channels : []
-        }
-        for channel in channelsToStart {
-            channel.start(with: audioOnlyStream(audioFormat))
-        }
-
-        let adapting = Task { await self.applyAdaptation() }
-        await withTaskGroup(of: Void.self) { group in
-            for (rendition, session) in sessions.enumerated() {
-                group.addTask { await self.forwardPictures(of: session, rendition: rendition, audioFormat: audioFormat) }
+        if let encodedSource {
+            let stream: LiveStreamDescription
+            do {
+                stream = try await encodedSource.open()
+            } catch {
+                throw .input(error)
             }
-            if let audioSession {
-                group.addTask { await self.forwardAudio(of: audioSession) }
-                group.addTask { await self.captureAudio(into: audioSession) }
-            } else if let audioSource {
-                await audioSource.stop()
-            }
-            if let videoSource {
-                group.addTask { await self.captureVideo(from: videoSource, into: sessions) }
-            }
+            startWithoutVideo(stream.video == nil ? stream : nil)
+            state.withLock { $0.report.isPassThrough = true }
+            adaptationContinuation.finish()
+            await forwardEncoded(from: encodedSource, stream: stream)
+        } else {
+            try await encodeAndForward(dedicatedRates: dedicatedRates)
         }
-        adaptationContinuation.finish()
-        await adapting.value
 
         let channels = state.withLock { $0.channels }
         var finished: [Int: DestinationStatistics] = [:]
@@ -200,6 +221,47 @@ public final class LivePipeline: Sendable {
         eventContinuation.yield(.ended(report))
         if let failure { throw failure }
         return report
+    }
+
+    /// Starts every destination at once on a stream without video; `nil` (a stream with video) does nothing:
+    /// destinations then start at the first key frame.
+    private func startWithoutVideo(_ stream: LiveStreamDescription?) {
+        guard let stream else { return }
+        let channels = state.withLock { state -> [DestinationChannel] in
+            state.audioOnlyStream = stream
+            return state.channels
+        }
+        for channel in channels { channel.start(with: stream) }
+    }
+
+    /// Captures, encodes and fans out until the sources end; the encoders are drained.
+    private func encodeAndForward(dedicatedRates: [Int]) async throws(LiveError) {
+        let (sessions, audioSession) = try makeEncoders(dedicatedRates: dedicatedRates)
+        let audioFormat = audioSession?.format
+        state.withLock { state in
+            state.sessions = sessions
+            state.main = sessions.first
+            state.report.finalBitRate = sessions.first?.configuration.averageBitRate
+        }
+        startWithoutVideo(videoSource == nil ? audioOnlyStream(audioFormat) : nil)
+
+        let adapting = Task { await self.applyAdaptation() }
+        await withTaskGroup(of: Void.self) { group in
+            for (rendition, session) in sessions.enumerated() {
+                group.addTask { await self.forwardPictures(of: session, rendition: rendition, audioFormat: audioFormat) }
+            }
+            if let audioSession {
+                group.addTask { await self.forwardAudio(of: audioSession) }
+                group.addTask { await self.captureAudio(into: audioSession) }
+            } else if let audioSource {
+                await audioSource.stop()
+            }
+            if let videoSource {
+                group.addTask { await self.captureVideo(from: videoSource, into: sessions) }
+            }
+        }
+        adaptationContinuation.finish()
+        await adapting.value
     }
 
     /// The formats of a stream without video: nothing waits for a first picture.
@@ -306,6 +368,39 @@ public final class LivePipeline: Sendable {
     }
 
     // MARK: - Fan-out
+
+    /// Sends what an encoded source gives, as it is, until it ends, the frame limit, or ``stop()``.
+    private func forwardEncoded(from source: any EncodedMediaSource, stream: LiveStreamDescription) async {
+        var pictures = 0
+        do {
+            while !isStopRequested, configuration.frameLimit.map({ pictures < $0 }) ?? true {
+                guard let media = try await source.next() else { break }
+                let channels = state.withLock { state -> [DestinationChannel] in
+                    switch media {
+                    case .video:
+                        state.report.picturesCaptured += 1
+                        state.report.picturesEncoded += 1
+                    case .audio:
+                        state.report.audioFramesEncoded += 1
+                    }
+                    return state.channels
+                }
+                switch media {
+                case let .video(frame):
+                    pictures += 1
+                    // A source whose parameter sets change midway (a new SPS at a key frame) describes them itself.
+                    var current = stream
+                    current.video = frame.format
+                    for channel in channels { channel.offer(video: frame, stream: current) }
+                case let .audio(frame):
+                    for channel in channels { channel.offer(audio: frame) }
+                }
+            }
+        } catch {
+            record(.input(error))
+        }
+        await source.stop()
+    }
 
     private func forwardPictures(of session: CompressionSession, rendition: Int, audioFormat: AudioFormatDescription?) async {
         let frameRate = session.configuration.expectedFrameRate

@@ -10,6 +10,8 @@ public struct LiveReport: Sendable, Hashable, CustomStringConvertible {
     public var bitRateChanges = 0
     /// The main rendition's bit rate at the end (bits per second), if it has one.
     public var finalBitRate: Int?
+    /// Whether the pictures and audio were sent as they were encoded (an encoded source), not encoded here.
+    public var isPassThrough = false
     /// Each destination's numbers, in the order they were added.
     public var destinations: [DestinationStatistics] = []
 
@@ -18,7 +20,8 @@ public struct LiveReport: Sendable, Hashable, CustomStringConvertible {
 
     /// Sentences a person reads: one for the encoders, one per destination.
     public var description: String {
-        var lines = ["encoded \(picturesEncoded) of \(picturesCaptured) pictures and \(audioFramesEncoded) audio frames"
+        var lines = [isPassThrough ? "sent \(picturesEncoded) pictures and \(audioFramesEncoded) audio frames as they were encoded" :
+            "encoded \(picturesEncoded) of \(picturesCaptured) pictures and \(audioFramesEncoded) audio frames"
             + (bitRateChanges > 0 ? "; \(bitRateChanges) bit-rate changes" + (finalBitRate.map { ", ending at \($0 / 1000) kbit/s" } ?? "") : "")]
         lines += destinations.map(\.description)
         return lines.joined(separator: "\n")
