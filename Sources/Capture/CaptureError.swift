@@ -27,6 +27,9 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     case audioDeviceUnavailable(device: String, code: Int32, message: String)
     /// An ALSA call other than `snd_pcm_open` failed; `call` names it.
     case audioCallFailed(device: String, call: String, code: Int32, message: String)
+    /// A file a source reads (a `.y4m`, `.yuv` or `.wav` played as a camera or microphone) cannot be opened or is
+    /// damaged; `reason` is the reader's error.
+    case fileUnreadable(path: String, reason: String)
 
     /// What is wrong, in one sentence.
     public var description: String {
@@ -54,6 +57,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot open ALSA capture device \"\(device)\": \(message) (error \(code))"
         case let .audioCallFailed(device, call, code, message):
             return "\(call) on ALSA device \"\(device)\" failed: \(message) (error \(code))"
+        case let .fileUnreadable(path, reason):
+            return "cannot read \(path): \(reason)"
         }
     }
 

@@ -42,17 +42,19 @@ final class DestinationChannel: Sendable {
     /// - Parameters:
     ///   - destination: the destination.
     ///   - rendition: the rendition it takes.
-    ///   - limits: its queue's bounds (the drop policy is used whatever the limits say: a live fan-out never waits).
+    ///   - limits: its queue's bounds (their policy is set by `delivery`).
+    ///   - delivery: drop when behind (the drop policy), or wait (the wait policy: the fan-out waits in ``waitForRoom()``).
     ///   - emit: where its events go.
-    init(destination: any LiveDestination, rendition: Int, limits: SendQueueLimits, emit: @escaping @Sendable (LiveEvent) -> Void) {
+    init(destination: any LiveDestination, rendition: Int, limits: SendQueueLimits, delivery: Delivery = .dropWhenBehind,
+         emit: @escaping @Sendable (LiveEvent) -> Void) {
         self.destination = destination
         self.rendition = rendition
         self.emit = emit
         let shared = Shared(State(statistics: DestinationStatistics(name: destination.name, isLive: destination.isLive)))
         self.shared = shared
-        var dropping = limits
-        dropping.policy = .drop
-        sender = AdaptiveMediaSender(limits: dropping, adaptation: nil, reconnectPolicy: .never, send: { media in
+        var bounded = limits
+        bounded.policy = delivery == .dropWhenBehind ? .drop : .wait
+        sender = AdaptiveMediaSender(limits: bounded, adaptation: nil, reconnectPolicy: .never, send: { media in
             let stream: LiveStreamDescription? = shared.state.withLock { $0.isOpen ? nil : $0.stream }
             do {
                 if let stream {
@@ -98,6 +100,11 @@ final class DestinationChannel: Sendable {
             state.statistics.failure = "\(error)"
         }
         emit(.destinationFailed(destination.name, error: error))
+    }
+
+    /// Waits until the queue is within its bounds again (``Delivery/waitForSlowest``); at once when dropping.
+    func waitForRoom() async {
+        await sender.waitForRoom()
     }
 
     /// Counts a drop its queue or the destination itself reported.

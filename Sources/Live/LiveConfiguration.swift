@@ -16,6 +16,8 @@ public struct LiveConfiguration: Sendable {
     /// The fewest seconds between two key frames the pipeline forces because a destination skipped to one
     /// (a key frame costs several pictures' bits: forcing one on every drop would make a struggling link worse).
     public var minimumForcedKeyFrameSpacing: Double
+    /// What happens when a destination falls behind: drops (live, the default) or waiting for it (files).
+    public var delivery: Delivery
     /// Stop after this many pictures (`nil`: when the source ends or ``LivePipeline/stop()`` is called).
     public var frameLimit: Int?
     /// The engines to encode with.
@@ -35,6 +37,7 @@ public struct LiveConfiguration: Sendable {
         self.adaptation = adaptation
         self.minimumBitRate = max(1, min(100_000, (video.averageBitRate ?? 100_000) / 8))
         self.minimumForcedKeyFrameSpacing = 2
+        self.delivery = .dropWhenBehind
         self.registry = registry
     }
 }

@@ -99,13 +99,16 @@ public final class LivePipeline: Sendable {
     /// - Parameters:
     ///   - source: the encoded media.
     ///   - frameLimit: stop after this many pictures (`nil`: at the source's end or ``stop()``).
-    public init(source: any EncodedMediaSource, frameLimit: Int? = nil) {
+    ///   - delivery: drop when a destination falls behind (a paced source), or wait for the slowest (a file read as
+    ///     fast as possible).
+    public init(source: any EncodedMediaSource, frameLimit: Int? = nil, delivery: Delivery = .dropWhenBehind) {
         videoSource = nil
         audioSource = nil
         encodedSource = source
         // Nothing is encoded: of the configuration only the frame limit counts.
         var configuration = LiveConfiguration(video: CompressionConfiguration(codec: .h264, width: 16, height: 16), adaptation: nil)
         configuration.frameLimit = frameLimit
+        configuration.delivery = delivery
         self.configuration = configuration
         (events, eventContinuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4096))
         (adaptationRequests, adaptationContinuation) = AsyncStream.makeStream(of: AdaptationRequest.self)
@@ -119,15 +122,18 @@ public final class LivePipeline: Sendable {
     ///   - destination: where to send.
     ///   - options: its queue and rendition (default: live, main rendition).
     public func add(_ destination: any LiveDestination, options: DestinationOptions = DestinationOptions()) {
-        let emit = eventContinuation
-        state.withLock { state in
+        let events = eventContinuation
+        let emit: @Sendable (LiveEvent) -> Void = { [weak self] event in
+            events.yield(event)
+            if case .destinationFailed = event { self?.stopIfEveryDestinationFailed() }
+        }
+        let refused = state.withLock { state -> DestinationChannel? in
             var rendition = 0
             if case let .dedicated(rate) = options.rendition, encodedSource == nil {
                 guard !state.hasRun else {
-                    let refused = DestinationChannel(destination: destination, rendition: 0, limits: options.queue) { emit.yield($0) }
-                    refused.refuse(because: LiveError.renditionAfterStart(destination.name))
+                    let refused = DestinationChannel(destination: destination, rendition: 0, limits: options.queue, emit: emit)
                     state.channels.append(refused)
-                    return
+                    return refused
                 }
                 if let index = state.dedicatedRates.firstIndex(of: rate) {
                     rendition = index + 1
@@ -136,13 +142,24 @@ public final class LivePipeline: Sendable {
                     rendition = state.dedicatedRates.count
                 }
             }
-            let channel = DestinationChannel(destination: destination, rendition: rendition, limits: options.queue) { emit.yield($0) }
+            let channel = DestinationChannel(destination: destination, rendition: rendition, limits: options.queue,
+                                             delivery: configuration.delivery, emit: emit)
             if let stream = state.audioOnlyStream {
                 channel.start(with: stream)
             }
             state.channels.append(channel)
             state.followers.append(Task { await self.follow(channel) })
+            return nil
         }
+        refused?.refuse(because: LiveError.renditionAfterStart(destination.name))
+    }
+
+    /// Stops the stream once every destination has failed: nobody is left to send to (as `ffmpeg` ends when its
+    /// last output fails).
+    private func stopIfEveryDestinationFailed() {
+        let channels = state.withLock { $0.channels }
+        guard !channels.isEmpty, channels.allSatisfy(\.hasFailed) else { return }
+        stop()
     }
 
     /// Each destination's numbers now.
@@ -395,6 +412,7 @@ public final class LivePipeline: Sendable {
                 case let .audio(frame):
                     for channel in channels { channel.offer(audio: frame) }
                 }
+                await waitForSlowest(of: channels)
             }
         } catch {
             record(.input(error))
@@ -417,6 +435,7 @@ public final class LivePipeline: Sendable {
                 for channel in channels where channel.rendition == rendition {
                     channel.offer(video: frame, stream: stream)
                 }
+                await waitForSlowest(of: channels.filter { $0.rendition == rendition })
             case let .dropped(position, reason):
                 eventContinuation.yield(.encoderDropped(position, reason: reason))
             }
@@ -430,7 +449,14 @@ public final class LivePipeline: Sendable {
                 return state.channels
             }
             for channel in channels { channel.offer(audio: frame) }
+            await waitForSlowest(of: channels)
         }
+    }
+
+    /// With ``Delivery/waitForSlowest``, waits until every channel's queue is within its bounds.
+    private func waitForSlowest(of channels: [DestinationChannel]) async {
+        guard configuration.delivery == .waitForSlowest else { return }
+        for channel in channels { await channel.waitForRoom() }
     }
 
     // MARK: - Events and adaptation

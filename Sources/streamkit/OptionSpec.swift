@@ -137,15 +137,19 @@ struct PositionalSpec: Sendable {
     let help: String
     /// Whether the command runs without it (only the last positional may be optional; `[INPUT]` in the usage).
     let isOptional: Bool
+    /// Whether more words of the same kind may follow it (the last positional only; `DEST [DEST…]` in the usage).
+    let repeats: Bool
 
     /// Declares a positional argument.
     /// - Parameters:
     ///   - name: the placeholder, for example `INPUT`.
     ///   - help: one line of help.
     ///   - optional: whether it may be left out (the last positional only).
-    init(_ name: String, help: String, optional: Bool = false) {
+    ///   - repeats: whether more words of its kind may follow (the last positional only).
+    init(_ name: String, help: String, optional: Bool = false, repeats: Bool = false) {
         self.name = name
         self.help = help
         isOptional = optional
+        self.repeats = repeats
     }
 }

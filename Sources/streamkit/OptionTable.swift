@@ -109,7 +109,7 @@ struct OptionTable: Sendable {
         if arguments.count < positionals.count, !positionals[arguments.count].isOptional {
             throw .missingArgument(positionals[arguments.count].name)
         }
-        if arguments.count > positionals.count {
+        if arguments.count > positionals.count, positionals.last?.repeats != true {
             throw .unexpectedArgument(arguments[positionals.count])
         }
         for option in options where option.isRequired && given[option.name] == nil {
@@ -117,7 +117,8 @@ struct OptionTable: Sendable {
         }
         var byName: [String: String] = [:]
         for (spec, word) in zip(positionals, arguments) { byName[spec.name] = word }
-        return ParsedOptions(declared: declared, given: given, defaults: defaults, positionals: byName, isHelpRequested: false)
+        return ParsedOptions(declared: declared, given: given, defaults: defaults, positionals: byName,
+                             repeated: Array(arguments.dropFirst(positionals.count)), isHelpRequested: false)
     }
 
     /// The declared name closest to a mistyped one (at most two edits, or a prefix), if any.

@@ -9,16 +9,19 @@ struct ParsedOptions: Sendable {
     private let defaults: [String: any Sendable]
     /// The positional arguments by placeholder.
     private let positionals: [String: String]
+    /// The words after the last positional, when it repeats.
+    private let repeated: [String]
     /// Whether `--help` or `-h` was given (then nothing else was read).
     let isHelpRequested: Bool
 
     /// Creates the result; made by ``OptionTable/parse(_:)``.
     init(declared: Set<String>, given: [String: any Sendable], defaults: [String: any Sendable],
-         positionals: [String: String], isHelpRequested: Bool) {
+         positionals: [String: String], repeated: [String] = [], isHelpRequested: Bool) {
         self.declared = declared
         self.given = given
         self.defaults = defaults
         self.positionals = positionals
+        self.repeated = repeated
         self.isHelpRequested = isHelpRequested
     }
 
@@ -71,6 +74,14 @@ struct ParsedOptions: Sendable {
 }
 
 extension ParsedOptions {
+    /// A repeating positional argument: its first word and every word after it.
+    /// - Parameter argument: the last positional, declared with `repeats`.
+    /// - Returns: the words, at least one.
+    /// - Throws: ``CommandLineError/missingArgument(_:)`` when none was given.
+    func arguments(_ argument: PositionalSpec) throws(CommandLineError) -> [String] {
+        [try self.argument(argument)] + repeated
+    }
+
     /// An optional positional argument, if given.
     /// - Parameter argument: its declaration.
     /// - Returns: the word, or `nil`.

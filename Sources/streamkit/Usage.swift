@@ -12,7 +12,7 @@ enum Usage {
     /// - Parameter table: the command.
     /// - Returns: the synopsis (possibly several lines).
     static func synopsis(of table: OptionTable) -> String {
-        var words = table.positionals.map { $0.isOptional ? "[\($0.name)]" : $0.name }
+        var words = table.positionals.map { $0.isOptional ? "[\($0.name)]" : $0.repeats ? "\($0.name) [\($0.name)…]" : $0.name }
         for option in table.options where option.isRequired { words.append(spelling(of: option)) }
         for option in table.options where !option.isRequired && option.name != OptionTable.help.name {
             words.append("[\(spelling(of: option))]")

@@ -85,6 +85,26 @@ public final class AdaptiveMediaSender: Sendable {
         try offer(media)
     }
 
+    /// Waits until the queue is within its bounds again, under ``SendQueueLimits/Policy/wait``: for a caller that
+    /// ``offer(_:)``s several messages in order and then lets the slowest of several senders set its pace. Returns at
+    /// once under ``SendQueueLimits/Policy/drop`` and once the sender has stopped or is finishing.
+    public func waitForRoom() async {
+        while true {
+            let full: Bool = state.withLock { state in
+                state.queue.limits.policy == .wait && !state.stopped && !state.finishing && !state.queue.hasRoom(for: 0)
+            }
+            guard full else { return }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.stopped || state.finishing || state.queue.hasRoom(for: 0) { return true }
+                    state.roomWaiters.append(continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
     /// Queues a message now, without waiting for room: what the bounds cannot hold is dropped by the queue's rules
     /// and reported in ``events`` (under ``SendQueueLimits/Policy/wait`` the message is queued beyond the bound).
     /// For a caller that must keep several messages in order without suspending between them, such as a fan-out

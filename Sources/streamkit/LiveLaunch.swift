@@ -1,0 +1,124 @@
+import Capture
+import Codecs
+import Foundation
+import Live
+import MediaCore
+
+/// How `publish`, `stream` and `serve` make their ``LivePipeline`` from the command line: the input (encoded here,
+/// or sent as it is), the encoder's options and the limits; then run it with Ctrl-C and `--duration` wired to
+/// ``LivePipeline/stop()`` and every event printed.
+struct LiveLaunch: Sendable {
+    /// What is sent.
+    var input: LiveInput
+    /// The video encoding (inputs encoded here).
+    var options: EncodingOptions
+    /// The layout of a raw `.yuv` input.
+    var pixelFormat: PixelFormat = .i420
+    /// Whether a file input starts again at its end (`serve`).
+    var loops = false
+    /// Whether an encoded file goes out at its own pace (`--re`) rather than as fast as the destinations take it.
+    var realTime = true
+    /// The most pictures.
+    var frameLimit: Int?
+    /// The longest run in seconds.
+    var seconds: Double?
+    /// The lowest bit rate adaptation steps down to (`--min-bitrate`).
+    var minimumBitRate: Int?
+    /// The sine and microphone sample rate.
+    var sampleRate = 48_000
+    /// The sine and microphone channel count.
+    var channelCount = 2
+
+    /// Makes the pipeline, printing which camera and microphone it took.
+    /// - Returns: the pipeline.
+    /// - Throws: what opening a source or file threw; ``CommandLineError`` for an audio-only input in a build
+    ///   without an AAC encoder.
+    func makePipeline() throws -> LivePipeline {
+        let registry = EngineSetup.registry()
+        switch input {
+        case let .flv(path):
+            return LivePipeline(source: FLVFileSource(path: path, pacing: pacing), frameLimit: frameLimit, delivery: delivery)
+        case let .mp4(path):
+            return LivePipeline(source: MP4FileSource(path: path, pacing: pacing), frameLimit: frameLimit, delivery: delivery)
+        case let .annexB(path, codec):
+            return LivePipeline(source: AnnexBFileSource(path: path, codec: codec, pacing: pacing), frameLimit: frameLimit,
+                                delivery: delivery)
+        default:
+            break
+        }
+        var options = self.options
+        var video: (any VideoSource)?
+        var audio: (any AudioSource)?
+        switch input {
+        case let .y4m(path):
+            let file = try VideoFileSource(y4mPath: path, pacing: .realTime, loops: loops)
+            options.width = file.width
+            options.height = file.height
+            options.adoptSourceFrameRate(max(1, Int(file.frameRate.rounded())))
+            video = file
+        case let .rawVideo(path):
+            video = try VideoFileSource(rawPath: path, width: options.width, height: options.height, format: pixelFormat,
+                                        frameRate: options.fps, pacing: .realTime, loops: loops)
+        case .testPattern:
+            video = try SyntheticCamera(width: options.width, height: options.height, frameRate: options.fps, format: pixelFormat,
+                                        realTime: true)
+        case let .wav(path):
+            audio = try WAVFileSource(path: path, pacing: .realTime, loops: loops)
+        case .sine:
+            audio = try SyntheticMicrophone(sampleRate: sampleRate, channelCount: channelCount, realTime: true)
+        case .camera:
+            let camera = try defaultVideoSource(width: options.width, height: options.height, fps: options.fps)
+            printError("camera: \(camera.reason)")
+            video = camera.source
+            if registry.canEncode(.aac) {
+                let microphone = try defaultAudioSource(sampleRate: sampleRate, channels: channelCount)
+                printError("microphone: \(microphone.reason)")
+                audio = microphone.source
+            } else {
+                printError(AudioNotice.videoAlone)
+            }
+        case .flv, .mp4, .annexB:
+            break
+        }
+        if video == nil, !registry.canEncode(.aac) {
+            throw CommandLineError.conflict("\(input) is audio, and this build has no AAC encoder (build with --traits FFmpeg)")
+        }
+        var configuration = LiveConfiguration(video: options.compressionConfiguration, audioBitRate: options.audioBitRate, registry: registry)
+        configuration.frameLimit = frameLimit
+        if let minimumBitRate { configuration.minimumBitRate = minimumBitRate }
+        if options.bitRate == nil { configuration.adaptation = nil }
+        return LivePipeline(video: video, audio: audio, configuration: configuration)
+    }
+
+    private var pacing: Pacing { realTime ? .realTime : .asFastAsPossible }
+    private var delivery: Delivery { realTime ? .dropWhenBehind : .waitForSlowest }
+
+    /// Runs a pipeline until its input ends, the frame limit, `seconds`, or Ctrl-C, printing each event as
+    /// `label: event`.
+    /// - Parameters:
+    ///   - pipeline: the pipeline, its destinations added.
+    ///   - label: the command's name, for the log lines.
+    /// - Returns: what it did.
+    /// - Throws: ``LiveError`` when it could not run.
+    func run(_ pipeline: LivePipeline, label: String) async throws(LiveError) -> LiveReport {
+        Interruption.install()
+        Interruption.onRequest { pipeline.stop() }
+        let timer = seconds.map { seconds in
+            Task {
+                try await Task.sleep(for: .seconds(seconds))
+                pipeline.stop()
+            }
+        }
+        defer { timer?.cancel() }
+        let log = Task {
+            for await event in pipeline.events {
+                if case .ended = event { continue }
+                printError("\(label): \(event)")
+            }
+        }
+        defer { log.cancel() }
+        let report = try await pipeline.run()
+        await log.value
+        return report
+    }
+}
