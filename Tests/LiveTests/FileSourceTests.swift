@@ -40,8 +40,8 @@ struct FileSourceTests {
         #expect("\(report)".hasPrefix("sent 50 pictures and"), "\(report)")
     }
 
-    /// An MP4 file into an Annex B file and an ADTS file: the pictures decode to the same images, the audio to the same
-    /// samples as the source's.
+    /// An MP4 file into an Annex B file and an ADTS file: the pictures decode to the same images, and the AAC frames are
+    /// the source's.
     @Test func anMP4FileIsSplitIntoElementaryStreams() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let mp4 = directory.appendingPathComponent("in.mp4").path
@@ -54,11 +54,10 @@ struct FileSourceTests {
 
         #expect(report.destinations.map(\.failure) == [nil, nil], "\(report)")
         #expect(try await LiveTestSupport.pictureHashes(h264) == LiveTestSupport.pictureHashes(mp4))
-        let decoded = { (path: String) async throws -> [String] in
-            let output = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a:0", "-f", "md5", "-"])
-            return [output.text]
-        }
-        #expect(try await decoded(aac) == decoded(mp4), "the AAC frames are the MP4's, byte for byte")
+        // The MP4's edit list hides the encoder's priming; the ADTS file has none: compare every decoded sample.
+        let adtsSamples = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", aac, "-f", "md5", "-"]).text
+        let mp4Samples = try await ExternalTool.check("ffmpeg", ["-v", "error", "-ignore_editlist", "1", "-i", mp4, "-map", "0:a", "-f", "md5", "-"]).text
+        #expect(adtsSamples == mp4Samples, "the AAC frames are the MP4's")
     }
 
     /// An Annex B file paced in real time: 50 pictures at 25 fps take about two seconds, and arrive whole.
