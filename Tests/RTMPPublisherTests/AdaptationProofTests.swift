@@ -43,14 +43,14 @@ struct AdaptationProofTests {
 
         let changes = Self.bitRateChanges(in: whileCapped)
         #expect(changes.contains { $0.to < $0.from }, "the bitrate stepped down on the capped link: \(changes)\n\(context)")
-        #expect(whileCapped.contains("publish: dropped video frame"), "drops were reported\n\(context)")
+        #expect(whileCapped.contains(": dropped video frame"), "drops were reported\n\(context)")
         #expect(!log.contains("audio was dropped"), "audio is never dropped for a slow link")
         let lowest = changes.map(\.to).min() ?? 1000
         let later = Self.bitRateChanges(in: String(afterLift.dropFirst(whileCapped.count)))
         #expect(later.contains { $0.to > $0.from }, "the bitrate recovered once the cap was lifted: \(later)")
         #expect((later.map(\.to).max() ?? 0) > lowest)
-        #expect(log.contains("publish: connection lost"), "the dead relay was noticed\n\(context)")
-        #expect(log.contains("publish: reconnected"), "and the publisher reconnected\n\(context)")
+        #expect(log.contains(": connection lost"), "the dead relay was noticed\n\(context)")
+        #expect(log.contains(": reconnected"), "and the publisher reconnected\n\(context)")
         #expect(publisher.status == 0 && log.contains("published "), "Ctrl-C closed the publish cleanly\n\(context)")
 
         // One recording per publish: before the relay died, and after the reconnection; each decodes cleanly.
@@ -64,10 +64,10 @@ struct AdaptationProofTests {
         #expect(after >= 60, "the stream went on after the reconnection (\(after) pictures)\n\(context)")
     }
 
-    /// The `publish: bitrate A → B kbit/s` lines of a log.
+    /// The `publish: bit rate A → B kbit/s (cause)` lines of a log.
     static func bitRateChanges(in log: String) -> [(from: Int, to: Int)] {
         log.split(separator: "\n").compactMap { line -> (Int, Int)? in
-            guard let range = line.range(of: "publish: bitrate ") else { return nil }
+            guard let range = line.range(of: "publish: bit rate ") else { return nil }
             let words = line[range.upperBound...].split(separator: " ")
             guard words.count >= 3, let from = Int(words[0]), let to = Int(words[2]) else { return nil }
             return (from, to)
