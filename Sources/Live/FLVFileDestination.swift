@@ -8,6 +8,10 @@ import Transport
 /// E.4.3 video) with its `PreviousTagSize` (E.3). H.264 gets the legacy tag header, H.265 the Enhanced RTMP one. At
 /// the end the `duration` and `filesize` of `onMetaData` are filled in and the file is closed.
 ///
+/// Pictures and AAC frames come from two encoders at their own pace; the file gets them merged in decode-time order
+/// (``DecodeOrderInterleaver``, at most 2 s of media held for a silent track), so its tag timestamps never go back
+/// and the earliest frame — AAC's, 1024 samples of priming before the first picture — fixes the file's time zero.
+///
 /// ```swift
 /// pipeline.add(FLVFileDestination(path: "recording.flv"), options: .recording())
 /// ```
@@ -19,7 +23,22 @@ public final class FLVFileDestination: LiveDestination {
     /// A recording: never a live link.
     public var isLive: Bool { false }
 
-    private let writer = Mutex<FLVWriter<FileByteSink>?>(nil)
+    /// The writer while the file is open, and the frames waiting for the other track's.
+    private struct State {
+        var writer: FLVWriter<FileByteSink>?
+        var interleaver = DecodeOrderInterleaver(hasVideo: false, hasAudio: false)
+
+        mutating func write(_ media: [OutgoingMedia]) throws(ContainerWriteError) {
+            for media in media {
+                switch media {
+                case let .video(frame, _): try writer?.append(frame)
+                case let .audio(frame, _): try writer?.append(frame)
+                }
+            }
+        }
+    }
+
+    private let state = Mutex(State())
 
     /// Creates the destination; the file is created when the stream starts.
     /// - Parameter path: the `.flv` file to write.
@@ -35,31 +54,30 @@ public final class FLVFileDestination: LiveDestination {
         let path = self.path
         let configuration = FLVWriter<FileByteSink>.Configuration(video: stream.video, audio: stream.audio,
                                                                   frameRate: stream.frameRate > 0 ? stream.frameRate : nil)
-        try writer.withLock { writer throws(ContainerWriteError) in
+        try state.withLock { state throws(ContainerWriteError) in
             let sink: FileByteSink
             do throws(ContainerIOError) { sink = try FileByteSink(path: path) } catch { throw .io(error) }
-            writer = try FLVWriter(sink: sink, configuration: configuration)
+            state.writer = try FLVWriter(sink: sink, configuration: configuration)
+            state.interleaver = DecodeOrderInterleaver(hasVideo: stream.video != nil, hasAudio: stream.audio != nil)
         }
     }
 
-    /// Writes a picture (a new sequence header first when its parameter sets changed) or an AAC frame as a tag.
+    /// Takes a picture or an AAC frame and writes, as tags, what the other track lets go in decode order (a picture
+    /// after a new sequence header when its parameter sets changed).
     /// - Parameter media: the frame.
     /// - Throws: ``ContainerWriteError`` from the writer (a timestamp outside FLV's range, the sink failing).
     public func send(_ media: OutgoingMedia) async throws(ContainerWriteError) {
-        try writer.withLock { writer throws(ContainerWriteError) in
-            switch media {
-            case let .video(frame, _): try writer?.append(frame)
-            case let .audio(frame, _): try writer?.append(frame)
-            }
-        }
+        try state.withLock { state throws(ContainerWriteError) in try state.write(state.interleaver.push(media)) }
     }
 
-    /// Writes the end-of-sequence tag, fills in `onMetaData`'s duration and size, and closes the file.
+    /// Writes the frames still held, the end-of-sequence tag, fills in `onMetaData`'s duration and size, and closes
+    /// the file.
     /// - Throws: ``ContainerWriteError`` when the file cannot be finished.
     public func finish() async throws(ContainerWriteError) {
-        try writer.withLock { writer throws(ContainerWriteError) in
-            defer { writer = nil }
-            try writer?.finish()
+        try state.withLock { state throws(ContainerWriteError) in
+            defer { state = State() }
+            try state.write(state.interleaver.drain())
+            try state.writer?.finish()
         }
     }
 }

@@ -68,25 +68,37 @@ public final class RTPDestination: LiveDestination {
 
     /// Opens the socket, writes the SDP file and prepares the packetizers.
     /// - Parameter stream: the stream's formats.
-    /// - Throws: `SocketAddressError` for a host that is not an address; `TransportError` when the socket cannot be
-    ///   opened; ``SDPError`` or ``RTPPacketizerError`` for a format RTP cannot carry; `ContainerIOError` when the
-    ///   SDP file cannot be written.
-    public func open(_ stream: LiveStreamDescription) async throws {
-        let address = try SocketAddress(host: host == "localhost" ? "127.0.0.1" : host, port: port)
+    /// - Throws: ``RTPDestinationError``: `address` for a host that is not an address, `sessionDescription` or
+    ///   `packetizer` for a format RTP cannot carry, `sessionDescriptionFile` when the SDP cannot be written,
+    ///   `transport` when the socket cannot be opened.
+    public func open(_ stream: LiveStreamDescription) async throws(RTPDestinationError) {
+        let address: SocketAddress
+        do throws(SocketAddressError) { address = try SocketAddress(host: host == "localhost" ? "127.0.0.1" : host, port: port) } catch { throw .address(error) }
         let ports = ports(for: stream)
-        let description = try SessionDescription.live(video: stream.video, audio: stream.audio, frameRate: stream.frameRate,
+        let description: SessionDescription
+        do throws(SDPError) {
+            description = try SessionDescription.live(video: stream.video, audio: stream.audio, frameRate: stream.frameRate,
                                                       host: address.host, family: address.family, videoPort: Int(ports[0]),
                                                       audioPort: Int(ports[ports.count - 1]), controls: false)
-        let sender = try RTPStreamSender(video: stream.video, audio: stream.audio, maximumPacketSize: maximumPacketSize,
+        } catch {
+            throw .sessionDescription(error)
+        }
+        let sender: RTPStreamSender
+        do throws(RTPPacketizerError) {
+            sender = try RTPStreamSender(video: stream.video, audio: stream.audio, maximumPacketSize: maximumPacketSize,
                                          wallClockStart: Date())
-        try AtomicFile.replace(sdpPath, withText: description.text)
-        let loop = try EventLoop()
+        } catch {
+            throw .packetizer(error)
+        }
+        do throws(ContainerIOError) { try AtomicFile.replace(sdpPath, withText: description.text) } catch { throw .sessionDescriptionFile(error) }
+        let loop: EventLoop
         let socket: UDPSocket
-        do {
+        do throws(TransportError) { loop = try EventLoop() } catch { throw .transport(error) }
+        do throws(TransportError) {
             socket = try UDPSocket(bindingTo: .any(address.family, port: 0), on: loop)
         } catch {
             loop.shutdown()
-            throw error
+            throw .transport(error)
         }
         let addresses = ports.map { port -> SocketAddress in
             var destination = address
@@ -98,35 +110,44 @@ public final class RTPDestination: LiveDestination {
 
     /// Packetizes a frame and sends its packets (and a sender report once a second).
     /// - Parameter media: the frame.
-    /// - Throws: ``LiveDestinationError/notOpen(destination:)`` before ``open(_:)``; an ``RTPPacketizerError``,
-    ///   ``RTCPError`` or `TransportError`.
-    public func send(_ media: OutgoingMedia) async throws {
+    /// - Throws: ``RTPDestinationError``: `notOpen` before ``open(_:)``, `packetizer` or `report` for a frame that
+    ///   cannot be sent, `transport` when the socket fails.
+    public func send(_ media: OutgoingMedia) async throws(RTPDestinationError) {
         var waiting: [(bytes: [UInt8], to: SocketAddress)] = []
         var failure: TransportError?
-        let socket = try connection.withLock { (connection: inout Connection?) throws -> UDPSocket in
-            guard var open = connection else { throw LiveDestinationError.notOpen(destination: name) }
+        let name = self.name
+        let socket = try connection.withLock { (connection: inout Connection?) throws(RTPDestinationError) -> UDPSocket in
+            guard var open = connection else { throw .notOpen(destination: name) }
             defer { connection = open }
             let (addresses, socket) = (open.addresses, open.socket)
-            try open.sender.send(media, timedOutput: { packet, track, timestamp in
-                guard failure == nil, addresses.indices.contains(track) else { return }
-                var address = addresses[track]
-                if timestamp == nil { address.port &+= 1 }
-                do throws(TransportError) {
-                    if waiting.isEmpty, try socket.trySend(packet, to: address) { return }
-                    waiting.append((Array(packet), address))
-                } catch {
-                    failure = error
-                }
-            })
+            do {
+                try open.sender.send(media, timedOutput: { packet, track, timestamp in
+                    guard failure == nil, addresses.indices.contains(track) else { return }
+                    var address = addresses[track]
+                    if timestamp == nil { address.port &+= 1 }
+                    do throws(TransportError) {
+                        if waiting.isEmpty, try socket.trySend(packet, to: address) { return }
+                        waiting.append((Array(packet), address))
+                    } catch {
+                        failure = error
+                    }
+                })
+            } catch {
+                throw .sending(error)
+            }
             return socket
         }
-        if let failure { throw failure }
-        for packet in waiting { try await socket.send(packet.bytes, to: packet.to) }
+        if let failure { throw .transport(failure) }
+        do throws(TransportError) {
+            for packet in waiting { try await socket.send(packet.bytes, to: packet.to) }
+        } catch {
+            throw .transport(error)
+        }
     }
 
     /// Sends each track's last sender report and BYE (RFC 3550 §6.6) and closes the socket.
-    /// - Throws: an ``RTCPError``.
-    public func finish() async throws {
+    /// - Throws: ``RTPDestinationError/report(_:)`` when the BYE cannot be made.
+    public func finish() async throws(RTPDestinationError) {
         guard let open = connection.withLock({ connection -> Connection? in
             defer { connection = nil }
             return connection
@@ -135,7 +156,9 @@ public final class RTPDestination: LiveDestination {
             open.socket.close()
             open.loop.shutdown()
         }
-        for (track, bytes) in try open.sender.goodbye() where open.addresses.indices.contains(track) {
+        let goodbyes: [(track: Int, bytes: [UInt8])]
+        do throws(RTCPError) { goodbyes = try open.sender.goodbye() } catch { throw .report(error) }
+        for (track, bytes) in goodbyes where open.addresses.indices.contains(track) {
             var address = open.addresses[track]
             address.port &+= 1
             try? await open.socket.send(bytes, to: address)

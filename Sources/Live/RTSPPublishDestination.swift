@@ -68,16 +68,27 @@ public final class RTSPPublishDestination: LiveDestination {
     /// Connects and starts recording: ANNOUNCE (RFC 2326 §10.3), SETUP of each track with `mode=record` (§10.4),
     /// RECORD (§10.11).
     /// - Parameter stream: the stream's formats.
-    /// - Throws: ``RTSPClientError`` when the server cannot be reached or refuses a request; ``SDPError`` or
-    ///   ``RTPPacketizerError`` for a format RTP cannot carry; `TransportError` for the event loop.
-    public func open(_ stream: LiveStreamDescription) async throws {
-        let description = try SessionDescription.live(video: stream.video, audio: stream.audio, frameRate: stream.frameRate,
+    /// - Throws: ``RTPDestinationError``: `rtsp` when the server cannot be reached or refuses a request,
+    ///   `sessionDescription` or `packetizer` for a format RTP cannot carry, `transport` for the event loop.
+    public func open(_ stream: LiveStreamDescription) async throws(RTPDestinationError) {
+        let description: SessionDescription
+        do throws(SDPError) {
+            description = try SessionDescription.live(video: stream.video, audio: stream.audio, frameRate: stream.frameRate,
                                                       host: "0.0.0.0", family: .ipv4, videoPort: 0, audioPort: 0, controls: true)
-        let sender = try RTPStreamSender(video: stream.video, audio: stream.audio, maximumPacketSize: options.maximumPacketSize,
+        } catch {
+            throw .sessionDescription(error)
+        }
+        let sender: RTPStreamSender
+        do throws(RTPPacketizerError) {
+            sender = try RTPStreamSender(video: stream.video, audio: stream.audio, maximumPacketSize: options.maximumPacketSize,
                                          wallClockStart: Date())
-        let loop = try EventLoop()
+        } catch {
+            throw .packetizer(error)
+        }
+        let loop: EventLoop
+        do throws(TransportError) { loop = try EventLoop() } catch { throw .transport(error) }
         var publisher: RTSPPublisher?
-        do {
+        do throws(RTSPClientError) {
             let connected = try await RTSPPublisher(url: url, credentials: options.credentials, on: loop)
             publisher = connected
             try await connected.announce(sdp: description.text)
@@ -91,41 +102,50 @@ public final class RTSPPublishDestination: LiveDestination {
         } catch {
             await publisher?.teardown()
             loop.shutdown()
-            throw error
+            throw .rtsp(error)
         }
     }
 
     /// Packetizes a frame and sends its packets (and a sender report once a second); waits while the connection's
     /// buffer is full, so that the destination's queue drops whole frames when the server reads too slowly.
     /// - Parameter media: the frame.
-    /// - Throws: ``LiveDestinationError/notOpen(destination:)`` before ``open(_:)``; ``RTSPClientError`` once the
-    ///   connection is lost; an ``RTPPacketizerError`` or ``RTCPError``.
-    public func send(_ media: OutgoingMedia) async throws {
+    /// - Throws: ``RTPDestinationError``: `notOpen` before ``open(_:)``, `rtsp` once the connection is lost,
+    ///   `packetizer` or `report` for a frame that cannot be sent.
+    public func send(_ media: OutgoingMedia) async throws(RTPDestinationError) {
         var packets: [(bytes: [UInt8], track: Int, isControl: Bool)] = []
-        let publisher = try connection.withLock { (connection: inout Connection?) throws -> RTSPPublisher in
-            guard var open = connection else { throw LiveDestinationError.notOpen(destination: url) }
+        let url = self.url
+        let publisher = try connection.withLock { (connection: inout Connection?) throws(RTPDestinationError) -> RTSPPublisher in
+            guard var open = connection else { throw .notOpen(destination: url) }
             defer { connection = open }
             let tracks = open.tracks
-            try open.sender.send(media, timedOutput: { packet, track, timestamp in
-                guard tracks.indices.contains(track) else { return }
-                packets.append((Array(packet), tracks[track], timestamp == nil))
-            })
+            do {
+                try open.sender.send(media, timedOutput: { packet, track, timestamp in
+                    guard tracks.indices.contains(track) else { return }
+                    packets.append((Array(packet), tracks[track], timestamp == nil))
+                })
+            } catch {
+                throw .sending(error)
+            }
             return open.publisher
         }
-        for packet in packets { try await publisher.send(packet.bytes, track: packet.track, isControl: packet.isControl) }
+        do throws(RTSPClientError) {
+            for packet in packets { try await publisher.send(packet.bytes, track: packet.track, isControl: packet.isControl) }
+        } catch {
+            throw .rtsp(error)
+        }
     }
 
     /// Sends each track's last sender report and BYE (RFC 3550 §6.6), then TEARDOWN (RFC 2326 §10.7), and closes the
     /// connection.
-    /// - Throws: an ``RTCPError``.
-    public func finish() async throws {
+    /// - Throws: ``RTPDestinationError/report(_:)`` when the BYE cannot be made (the connection is closed all the same).
+    public func finish() async throws(RTPDestinationError) {
         guard let open = connection.withLock({ connection -> Connection? in
             defer { connection = nil }
             return connection
         }) else { return }
         defer { open.loop.shutdown() }
-        var failure: (any Error)?
-        do {
+        var failure: RTCPError?
+        do throws(RTCPError) {
             for (track, bytes) in try open.sender.goodbye() where open.tracks.indices.contains(track) {
                 try? await open.publisher.send(bytes, track: open.tracks[track], isControl: true)
             }
@@ -133,6 +153,6 @@ public final class RTSPPublishDestination: LiveDestination {
             failure = error
         }
         await open.publisher.teardown()
-        if let failure { throw failure }
+        if let failure { throw .report(failure) }
     }
 }
