@@ -1,5 +1,6 @@
 import StreamKit
 import Testing
+import TestSupport
 
 /// What a typed destination becomes (`streamkit publish INPUT DEST…`): each scheme and extension its destination,
 /// and a word that is not understood named in the error.
@@ -68,5 +69,33 @@ struct LiveDestinationsTests {
             return false
         }
         #expect("\(LiveDestinationError.unknownScheme("ftp", destination: "ftp://x"))".contains("\"ftp://\""))
+    }
+
+    /// 20,000 random words of URL characters never trap; each becomes a destination or an error whose word is part of
+    /// what was typed.
+    @Test func randomWordsNeverTrapAndErrorsNameAPartOfThem() {
+        var random = SplitMix64(seed: 16)
+        let alphabet = Array("rtmpsfl:/.[]0123456789hx4a5v8u-@?%")
+        let prefixes = ["", "rtp://", "rtsp://", "rtmp://", "rtmps://", "x."]
+        var (made, refused) = (0, 0)
+        for _ in 0..<20_000 {
+            let length = Int(random.next() % 24)
+            let word = String((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+            let text = prefixes[Int(random.next() % UInt64(prefixes.count))] + word
+            do {
+                _ = try LiveDestinations.destination(for: text)
+                made += 1
+            } catch {
+                refused += 1
+                let part: String = switch error {
+                case let .unknownScheme(scheme, _): scheme
+                case let .unknownFileExtension(fileExtension, _): fileExtension
+                case let .invalidAddress(part, _, _): part
+                case .missingTrack, .notOpen: "<not a parsing error>"
+                }
+                #expect(part.isEmpty || text.contains(part), "\(text): \(error)")
+            }
+        }
+        #expect(made > 0 && refused > 0, "made \(made), refused \(refused)")
     }
 }

@@ -83,6 +83,34 @@ struct NetworkDestinationProofTests {
             #expect(audio >= sent.audioFramesSent - 2 && audio > 0, "ffmpeg decoded \(audio) of \(sent.audioFramesSent) AAC frames")
         }
     }
+
+    /// An RTSP server that is not there: the destination fails with a typed error naming RTSP, once, and the recording
+    /// beside it gets every picture.
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatIsNotThereFailsTheDestinationAlone() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let port = TestPorts.reserve()
+        let h264 = directory.appendingPathComponent("x.h264").path
+        let pipeline = try LiveTestSupport.filePipeline(frames: 30)
+        pipeline.add(RTSPPublishDestination(url: "rtsp://127.0.0.1:\(port)/live"))
+        pipeline.add(AnnexBFileDestination(path: h264), options: .recording())
+        let events = LiveTestSupport.collect(pipeline.events)
+        let report = try await pipeline.run()
+        let failures = await events.value.compactMap { event -> (any Error)? in
+            if case let .destinationFailed(_, error) = event { return error }
+            return nil
+        }
+        #expect(failures.count == 1, "\(report)")
+        if let failure = failures.first {
+            guard case .rtsp = failure as? RTPDestinationError else {
+                Issue.record("not an RTSP failure: \(failure)")
+                return
+            }
+        }
+        #expect(report.destinations[0].failure?.hasPrefix("RTSP: ") == true && report.destinations[0].videoFramesSent == 0, "\(report)")
+        #expect(report.destinations[1].videoFramesSent == 30 && report.destinations[1].failure == nil, "\(report)")
+        #expect(try await LiveTestSupport.videoFrameCount(h264) == 30)
+    }
 }
 
 /// The receiver a test starts from inside a destination, handed back to the test.
