@@ -73,7 +73,11 @@ public final class RTPDestination: LiveDestination {
     ///   `transport` when the socket cannot be opened.
     public func open(_ stream: LiveStreamDescription) async throws(RTPDestinationError) {
         let address: SocketAddress
-        do throws(SocketAddressError) { address = try SocketAddress(host: host == "localhost" ? "127.0.0.1" : host, port: port) } catch { throw .address(error) }
+        do throws(SocketAddressError) {
+            address = try SocketAddress(host: host == "localhost" ? "127.0.0.1" : host, port: port)
+        } catch {
+            throw .address(error)
+        }
         let ports = ports(for: stream)
         let description: SessionDescription
         do throws(SDPError) {
@@ -90,7 +94,11 @@ public final class RTPDestination: LiveDestination {
         } catch {
             throw .packetizer(error)
         }
-        do throws(ContainerIOError) { try AtomicFile.replace(sdpPath, withText: description.text) } catch { throw .sessionDescriptionFile(error) }
+        do throws(ContainerIOError) {
+            try AtomicFile.replace(sdpPath, withText: description.text)
+        } catch {
+            throw .sessionDescriptionFile(error)
+        }
         let loop: EventLoop
         let socket: UDPSocket
         do throws(TransportError) { loop = try EventLoop() } catch { throw .transport(error) }
@@ -117,7 +125,8 @@ public final class RTPDestination: LiveDestination {
         var failure: TransportError?
         let name = self.name
         let socket = try connection.withLock { (connection: inout Connection?) throws(RTPDestinationError) -> UDPSocket in
-            guard var open = connection else { throw .notOpen(destination: name) }
+            // Taken out and put back: the packetizers' buffers are changed in place, never copied.
+            guard var open = connection.take() else { throw .notOpen(destination: name) }
             defer { connection = open }
             let (addresses, socket) = (open.addresses, open.socket)
             do {

@@ -68,13 +68,14 @@ public struct RTPStreamSender: Sendable {
     public mutating func send(_ media: OutgoingMedia, timedOutput output: TimedOutput) throws {
         switch media {
         case let .video(frame, _):
-            guard let track = videoTrack, var stream = video else { return }
+            // Taken out and put back, so that the packetizer's buffer is changed in place, never copied.
+            guard let track = videoTrack, var stream = video.take() else { return }
             defer { video = stream }
             let timestamp = stream.rtpTimestamp(at: frame.pts)
             try stream.send(frame) { packet in output(packet, track, timestamp) }
             if let report = try stream.reportIfDue(at: frame.pts) { report.withUnsafeBytes { output($0, track, nil) } }
         case let .audio(frame, _):
-            guard let track = audioTrack, var stream = audio else { return }
+            guard let track = audioTrack, var stream = audio.take() else { return }
             defer { audio = stream }
             let timestamp = stream.rtpTimestamp(at: frame.pts)
             try stream.send(frame) { packet in output(packet, track, timestamp) }

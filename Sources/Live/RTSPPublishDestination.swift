@@ -115,7 +115,8 @@ public final class RTSPPublishDestination: LiveDestination {
         var packets: [(bytes: [UInt8], track: Int, isControl: Bool)] = []
         let url = self.url
         let publisher = try connection.withLock { (connection: inout Connection?) throws(RTPDestinationError) -> RTSPPublisher in
-            guard var open = connection else { throw .notOpen(destination: url) }
+            // Taken out and put back: the packetizers' buffers are changed in place, never copied.
+            guard var open = connection.take() else { throw .notOpen(destination: url) }
             defer { connection = open }
             let tracks = open.tracks
             do {
