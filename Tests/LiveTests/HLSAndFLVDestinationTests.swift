@@ -45,6 +45,17 @@ struct HLSAndFLVDestinationTests {
                                                                  "-of", "csv=p=0", playlist]).text
             .split(separator: "\n").enumerated().filter { $0.element.hasPrefix("K") }.map(\.offset)
         #expect(keyFrames == [0, 30, 60], "key frames at \(keyFrames)")
+        // Each segment alone (behind the initialization segment) is one second: 30 pictures from a key frame.
+        let folder = (playlist as NSString).deletingLastPathComponent
+        let initialization = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/init.mp4"))
+        for uri in text.split(separator: "\n").filter({ $0.hasSuffix(".m4s") }) {
+            let alone = directory.appendingPathComponent("alone-\(uri).mp4")
+            try (initialization + Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(uri)"))).write(to: alone)
+            let flags = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags",
+                                                                 "-of", "csv=p=0", alone.path]).text.split(separator: "\n")
+            #expect(flags.count == 30 && flags.first?.hasPrefix("K") == true, "\(uri): \(flags.count) pictures, first \(flags.first ?? "none")")
+        }
+        #expect(text.components(separatedBy: "#EXTINF:1.000000,").count - 1 == 3, "\(text)")
         if LiveTestSupport.encodesAudio {
             #expect(sent.audioFramesSent > 0)
             #expect(try await LiveTestSupport.packetCount(playlist, stream: "a") == sent.audioFramesSent, "every AAC frame sent is in the presentation")
