@@ -16,6 +16,8 @@ import Transport
 /// | `x.h264`, `x.264`, `x.h265`, `x.265`, `x.hevc` | ``AnnexBFileDestination`` |
 /// | `x.aac` | ``ADTSFileDestination`` |
 ///
+/// An extension names the container, not the codec: `x.h265` holds whatever the pipeline's encoder makes.
+///
 /// ```swift
 /// for text in ["rtmp://127.0.0.1/live/key", "recording.mp4", "www/stream.m3u8"] {
 ///     let destination = try LiveDestinations.destination(for: text)
