@@ -15,6 +15,11 @@ import Transport
 public struct RTPStreamSender: Sendable {
     /// Receives each packet: its bytes (valid during the call), its track, and whether it is RTCP.
     public typealias Output = (_ bytes: UnsafeRawBufferPointer, _ track: Int, _ isControl: Bool) -> Void
+    /// Receives each packet with its RTP timestamp: the bytes (valid during the call), the track, and the
+    /// timestamp every RTP packet of the frame carries (RFC 3550 §5.1: the frame's presentation time in the
+    /// track's clock plus the stream's random offset) — `nil` for an RTCP packet. What a server that lines clients
+    /// up by timestamp (``RTSPLiveStream/publishRTP(_:track:timestamp:)``) needs, without reading the header back.
+    public typealias TimedOutput = (_ bytes: UnsafeRawBufferPointer, _ track: Int, _ rtpTimestamp: UInt32?) -> Void
 
     private var video: RTPMediaStream?
     private var audio: RTPMediaStream?
@@ -51,17 +56,30 @@ public struct RTPStreamSender: Sendable {
     ///   - output: where the packets go.
     /// - Throws: an ``RTPPacketizerError`` or ``RTCPError``.
     public mutating func send(_ media: OutgoingMedia, to output: Output) throws {
+        try send(media) { (bytes: UnsafeRawBufferPointer, track: Int, timestamp: UInt32?) in output(bytes, track, timestamp == nil) }
+    }
+
+    /// Sends one frame: its RTP packets, each with its RTP timestamp (RFC 3550 §5.1), then a sender report
+    /// (RFC 3550 §6.4.1) when a second has passed since the last.
+    /// - Parameters:
+    ///   - media: the frame (a track the sender does not have is passed over).
+    ///   - output: where the packets go; the timestamp is `nil` for RTCP.
+    /// - Throws: an ``RTPPacketizerError`` or ``RTCPError``.
+    public mutating func send(_ media: OutgoingMedia, timedOutput output: TimedOutput) throws {
         switch media {
         case let .video(frame, _):
-            guard let track = videoTrack, var stream = video else { return }
+            // Taken out and put back, so that the packetizer's buffer is changed in place, never copied.
+            guard let track = videoTrack, var stream = video.take() else { return }
             defer { video = stream }
-            try stream.send(frame) { packet in output(packet, track, false) }
-            if let report = try stream.reportIfDue(at: frame.pts) { report.withUnsafeBytes { output($0, track, true) } }
+            let timestamp = stream.rtpTimestamp(at: frame.pts)
+            try stream.send(frame) { packet in output(packet, track, timestamp) }
+            if let report = try stream.reportIfDue(at: frame.pts) { report.withUnsafeBytes { output($0, track, nil) } }
         case let .audio(frame, _):
-            guard let track = audioTrack, var stream = audio else { return }
+            guard let track = audioTrack, var stream = audio.take() else { return }
             defer { audio = stream }
-            try stream.send(frame) { packet in output(packet, track, false) }
-            if let report = try stream.reportIfDue(at: frame.pts) { report.withUnsafeBytes { output($0, track, true) } }
+            let timestamp = stream.rtpTimestamp(at: frame.pts)
+            try stream.send(frame) { packet in output(packet, track, timestamp) }
+            if let report = try stream.reportIfDue(at: frame.pts) { report.withUnsafeBytes { output($0, track, nil) } }
         }
     }
 

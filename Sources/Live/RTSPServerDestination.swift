@@ -80,15 +80,13 @@ public final class RTSPServerDestination: LiveDestination {
     public func send(_ media: OutgoingMedia) async throws {
         try state.withLock { state throws in
             guard let stream = state.stream else { return }
-            try state.sender?.send(media) { packet, track, isControl in
-                if isControl {
-                    stream.publishRTCP(packet, track: track)
-                } else {
-                    let timestamp = packet.count >= 8
-                        ? UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7]) : 0
+            try state.sender?.send(media, timedOutput: { packet, track, timestamp in
+                if let timestamp {
                     stream.publishRTP(packet, track: track, timestamp: timestamp)
+                } else {
+                    stream.publishRTCP(packet, track: track)
                 }
-            }
+            })
         }
     }
 
