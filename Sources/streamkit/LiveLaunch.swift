@@ -121,4 +121,62 @@ struct LiveLaunch: Sendable {
         await log.value
         return report
     }
+
+    /// Runs the input into destinations typed on the command line and prints what each got.
+    /// - Parameters:
+    ///   - words: the destinations as typed (see ``LiveDestinations``).
+    ///   - options: each kind's settings.
+    ///   - savePath: an Annex B file that also gets the video (`--save`), if any.
+    ///   - label: the command's name, for the log lines.
+    ///   - verb: how the summary says it ("published", "sent").
+    /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
+    func send(to words: [String], options: LiveDestinations.Options, savePath: String?, label: String, verb: String) async -> Int32 {
+        do {
+            let pipeline = try makePipeline()
+            for word in words {
+                let destination = try LiveDestinations.destination(for: word, options: options)
+                pipeline.add(destination, options: destination.isLive ? DestinationOptions() : .recording())
+                printError("\(label): to \(destination.name)")
+            }
+            if let savePath { pipeline.add(AnnexBFileDestination(path: savePath), options: .recording()) }
+            let report = try await run(pipeline, label: label)
+            return Self.summarize(report, verb: verb)
+        } catch {
+            printError("streamkit \(label): \(error)")
+            return 1
+        }
+    }
+
+    /// Checks destination words when the command line is read, so a typo fails before anything starts.
+    /// - Parameters:
+    ///   - words: the destinations as typed.
+    ///   - option: the placeholder to name in the error.
+    /// - Throws: ``CommandLineError`` naming the word and what is wrong with it.
+    static func check(_ words: [String], option: String) throws(CommandLineError) {
+        for word in words {
+            do { _ = try LiveDestinations.destination(for: word) } catch {
+                throw .invalidValue(option: option, value: word, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Prints what each destination got, as sentences.
+    /// - Parameters:
+    ///   - report: the pipeline's report.
+    ///   - verb: "published", "sent".
+    /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
+    static func summarize(_ report: LiveReport, verb: String) -> Int32 {
+        if report.bitRateChanges > 0, let rate = report.finalBitRate {
+            printError("\(report.bitRateChanges) bitrate changes, ending at \(rate / 1000) kbit/s")
+        }
+        for destination in report.destinations {
+            var line = "\(verb) \(destination.videoFramesSent) video frames and \(destination.audioFramesSent) audio frames "
+                + "(\(destination.bytesSent) bytes) to \(destination.name)"
+            if destination.framesDropped > 0 { line += "; dropped \(destination.framesDropped) frames" }
+            if destination.reconnections > 0 { line += "; \(destination.reconnections) reconnections" }
+            if let failure = destination.failure { line += "; failed: \(failure)" }
+            printError(line)
+        }
+        return report.destinations.contains { $0.failure == nil } ? 0 : 1
+    }
 }

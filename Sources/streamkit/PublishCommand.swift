@@ -9,7 +9,7 @@ struct PublishCommand {
     /// `INPUT`.
     static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv/.mp4/Annex B file (sent as it is)")
     /// `DEST…`.
-    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, or a file: .mp4 .h264 .h265 .aac", repeats: true)
+    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, or a file: .mp4 .m3u8 .flv .h264 .h265 .aac", repeats: true)
     /// `--re`.
     static let realTime = OptionSpec(flag: "--re", help: "an .flv, .mp4 or Annex B file: send it at its own pace (else as fast as the destinations take it)")
     /// `--save FILE`.
@@ -29,7 +29,7 @@ struct PublishCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "publish", summary: "camera, a file or a generator → RTMP servers and files at once (H.264, H.265 over Enhanced RTMP, AAC), adapting to the link",
+        command: "publish", summary: "camera, a file or a generator → RTMP/RTSP servers, RTP and files at once (H.264, H.265, AAC), adapting to the link",
         positionals: [input, destination],
         options: [
             realTime, save, minimumBitRate, maximumDelay, ReceiveCommand.caFile,
@@ -57,7 +57,7 @@ struct PublishCommand {
     init(_ parsed: ParsedOptions) throws(CommandLineError) {
         let word = try parsed.argument(Self.input)
         destinations = try parsed.arguments(Self.destination)
-        for destination in destinations { try DestinationWord.check(destination) }
+        try LiveLaunch.check(destinations, option: "DEST")
         savePath = parsed.given(Self.save)
         maximumDelay = parsed.value(Self.maximumDelay) ?? 2
         tlsTrust = parsed.given(ReceiveCommand.caFile).map { .certificateFile($0) } ?? .systemRoots
@@ -83,40 +83,8 @@ struct PublishCommand {
     /// Publishes until the input ends, the limit, or Ctrl-C.
     /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
     func run() async -> Int32 {
-        do {
-            let pipeline = try launch.makePipeline()
-            let rtmp = RTMPDestination.Options(maximumDelay: maximumDelay, minimumBitRate: launch.minimumBitRate, tlsTrust: tlsTrust)
-            for word in destinations {
-                let destination = try DestinationWord.destination(for: word, rtmp: rtmp)
-                pipeline.add(destination, options: destination.isLive ? DestinationOptions() : .recording())
-                printError("publishing to \(destination.name)")
-            }
-            if let savePath { pipeline.add(AnnexBFileDestination(path: savePath), options: .recording()) }
-            let report = try await launch.run(pipeline, label: "publish")
-            return Self.summarize(report, verb: "published")
-        } catch {
-            printError("streamkit publish: \(error)")
-            return 1
-        }
-    }
-
-    /// Prints what each destination got, as sentences.
-    /// - Parameters:
-    ///   - report: the pipeline's report.
-    ///   - verb: "published", "sent".
-    /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
-    static func summarize(_ report: LiveReport, verb: String) -> Int32 {
-        if report.bitRateChanges > 0, let rate = report.finalBitRate {
-            printError("\(report.bitRateChanges) bitrate changes, ending at \(rate / 1000) kbit/s")
-        }
-        for destination in report.destinations {
-            var line = "\(verb) \(destination.videoFramesSent) video frames and \(destination.audioFramesSent) audio frames "
-                + "(\(destination.bytesSent) bytes) to \(destination.name)"
-            if destination.framesDropped > 0 { line += "; dropped \(destination.framesDropped) frames" }
-            if destination.reconnections > 0 { line += "; \(destination.reconnections) reconnections" }
-            if let failure = destination.failure { line += "; failed: \(failure)" }
-            printError(line)
-        }
-        return report.destinations.contains { $0.failure == nil } ? 0 : 1
+        var options = LiveDestinations.Options()
+        options.rtmp = RTMPDestination.Options(maximumDelay: maximumDelay, minimumBitRate: launch.minimumBitRate, tlsTrust: tlsTrust)
+        return await launch.send(to: destinations, options: options, savePath: savePath, label: "publish", verb: "published")
     }
 }

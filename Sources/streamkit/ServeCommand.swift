@@ -26,7 +26,7 @@ struct ServeCommand {
     static let user = OptionSpec("--user", value: "U", help: "require Digest authentication with this user (with --password)",
                                  parse: OptionValueParsers.text)
     /// `--record FILE`.
-    static let record = OptionSpec("--record", value: "FILE", help: "also record what is served to this file (.mp4, .h264, .h265, .aac)",
+    static let record = OptionSpec("--record", value: "FILE", help: "also record what is served to this file (.mp4, .m3u8, .flv, .h264, .h265, .aac)",
                                    parse: OptionValueParsers.text)
     /// `--password P`.
     static let password = OptionSpec("--password", value: "P", help: "the password for --user", parse: OptionValueParsers.text)
@@ -80,7 +80,7 @@ struct ServeCommand {
         maximumPacketSize = (parsed.value(NetworkOptions.mtu) ?? 1500) - 28
         rtmpPortNumber = parsed.given(Self.rtmpPort)
         recordPath = parsed.given(Self.record)
-        if let recordPath { try DestinationWord.check(recordPath) }
+        if let recordPath { try LiveLaunch.check([recordPath], option: "--record") }
     }
 
     /// Serves until the limit or Ctrl-C.
@@ -106,7 +106,7 @@ struct ServeCommand {
                 printError("serving \(rtmp.url)")
             }
             if let recordPath {
-                pipeline.add(try DestinationWord.destination(for: recordPath, rtmp: RTMPDestination.Options()), options: .recording())
+                pipeline.add(try LiveDestinations.destination(for: recordPath), options: .recording())
                 printError("recording to \(recordPath)")
             }
             let report = try await launch.run(pipeline, label: "serve")
