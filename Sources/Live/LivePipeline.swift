@@ -65,6 +65,8 @@ public final class LivePipeline: Sendable {
         var isStopRequested = false
         var main: CompressionSession?
         var sessions: [CompressionSession] = []
+        /// How long the captured pictures last (seconds), once the video has ended: the audio stops there.
+        var videoSeconds: Double?
         /// The formats of a stream without video, once known: a destination added then starts at once.
         var audioOnlyStream: LiveStreamDescription?
         var report = LiveReport()
@@ -351,21 +353,32 @@ public final class LivePipeline: Sendable {
 
     private func captureVideo(from source: any VideoSource, into sessions: [CompressionSession]) async {
         var count = 0
+        var span: (first: MediaTime, end: MediaTime)?
         do {
             while !isStopRequested, configuration.frameLimit.map({ count < $0 }) ?? true {
                 guard let frame = try await source.nextFrame() else { break }
                 for session in sessions {
                     try await session.encode(frame.pixelBuffer, pts: frame.pts, duration: frame.duration)
                 }
+                span = (span?.first ?? frame.pts, frame.pts + frame.duration)
                 count += 1
                 state.withLock { $0.report.picturesCaptured = count }
             }
         } catch {
             record(failureOf: error)
         }
-        // The audio that goes with the pictures ends with them.
         await source.stop()
-        await audioSource?.stop()
+        // The audio that goes with the pictures ends with them: at the same length, once it has caught up (or after a
+        // second, or at once when stopped).
+        let videoSeconds = span.map { ($0.end - $0.first).seconds } ?? 0
+        state.withLock { $0.videoSeconds = videoSeconds }
+        if let audioSource {
+            let stopped = isStopRequested
+            Task {
+                if !stopped { try? await Task.sleep(for: .seconds(1)) }
+                await audioSource.stop()
+            }
+        }
         for session in sessions {
             do { _ = try await session.close() } catch { record(.encoder(error)) }
         }
@@ -373,9 +386,19 @@ public final class LivePipeline: Sendable {
 
     private func captureAudio(into session: AudioEncoderSession) async {
         guard let audioSource else { return }
+        var first: MediaTime?
         do {
             while !isStopRequested, let captured = try await audioSource.nextBuffer() {
-                try await session.encode(captured.buffer)
+                let start = first ?? captured.pts
+                first = start
+                var buffer = captured.buffer
+                if videoSource != nil, let end = state.withLock({ $0.videoSeconds }) {
+                    let offset = (captured.pts - start).seconds
+                    guard offset < end else { break }
+                    let room = Int(((end - offset) * Double(buffer.sampleRate)).rounded())
+                    if room < buffer.frameCount { buffer = try buffer.prefix(frameCount: max(1, room)) }
+                }
+                try await session.encode(buffer)
             }
         } catch {
             record(failureOf: error)

@@ -1,5 +1,6 @@
 import Containers
 import Foundation
+import Live
 import MediaCore
 import Synchronization
 
@@ -27,7 +28,7 @@ enum MP4OutputOptions {
     /// - Parameter parsed: the command's options.
     /// - Returns: the layout.
     /// - Throws: ``CommandLineError/conflict(_:)`` for `--faststart` or `--fragment-duration` with the wrong kind.
-    static func layout(_ parsed: ParsedOptions) throws(CommandLineError) -> MP4Output.Layout {
+    static func layout(_ parsed: ParsedOptions) throws(CommandLineError) -> MP4FileDestination.Layout {
         if parsed.isSet(noFragments) {
             if parsed.isGiven(fragmentDuration) { throw .conflict("--fragment-duration does not go with --no-fragments") }
             return .classic(MP4WriterOptions(faststart: parsed.isSet(faststart)))

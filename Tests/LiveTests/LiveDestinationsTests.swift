@@ -91,7 +91,7 @@ struct LiveDestinationsTests {
                 case let .unknownScheme(scheme, _): scheme
                 case let .unknownFileExtension(fileExtension, _): fileExtension
                 case let .invalidAddress(part, _, _): part
-                case .missingTrack, .notOpen: "<not a parsing error>"
+                case .missingTrack, .notOpen, .refused: "<not a parsing error>"
                 }
                 #expect(part.isEmpty || text.contains(part), "\(text): \(error)")
             }
