@@ -58,7 +58,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .audioCallFailed(device, call, code, message):
             return "\(call) on ALSA device \"\(device)\" failed: \(message) (error \(code))"
         case let .fileUnreadable(path, reason):
-            return "cannot read \(path): \(reason)"
+            // The readers' own errors usually name the file already.
+            return reason.contains(path) ? reason : "cannot read \(path): \(reason)"
         }
     }
 

@@ -13,7 +13,8 @@ public struct DestinationOptions: Sendable {
     }
 
     /// The queue in front of the destination: at most this much media waits; beyond it, frames nothing depends on
-    /// go first, then the rest of a group of pictures (the policy is always *drop*: a live fan-out never waits).
+    /// go first, then the rest of a group of pictures — or, with ``Delivery/waitForSlowest``, the pipeline waits for it
+    /// (the queue's own policy is set by the pipeline's delivery).
     public var queue: SendQueueLimits
     /// The rendition.
     public var rendition: Rendition

@@ -5,7 +5,8 @@ import MediaCore
 /// rate follows the network, and when to stop.
 public struct LiveConfiguration: Sendable {
     /// The main video rendition: what live destinations get. ``CompressionConfiguration/realTime`` is set by the
-    /// pipeline (no look-ahead, no frame delay); the size must match the video source's.
+    /// pipeline (no look-ahead, no frame delay) unless ``delivery`` is ``Delivery/waitForSlowest`` (a transcode); the
+    /// size must match the video source's.
     public var video: CompressionConfiguration
     /// The audio encoder's bit rate (bits per second); sample rate and channels come from the audio source.
     public var audioBitRate: Int
@@ -18,6 +19,9 @@ public struct LiveConfiguration: Sendable {
     public var minimumForcedKeyFrameSpacing: Double
     /// What happens when a destination falls behind: drops (live, the default) or waiting for it (files).
     public var delivery: Delivery
+    /// Stop after this much media (seconds from the first picture or sample): pictures from then on are not taken,
+    /// and the sound is cut at that time to the sample (`ffmpeg -t`). `nil`: no limit.
+    public var durationLimit: Double?
     /// Stop after this many pictures (`nil`: when the source ends or ``LivePipeline/stop()`` is called).
     public var frameLimit: Int?
     /// The engines to encode with.

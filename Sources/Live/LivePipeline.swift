@@ -261,6 +261,8 @@ public final class LivePipeline: Sendable {
             state.sessions = sessions
             state.main = sessions.first
             state.report.finalBitRate = sessions.first?.configuration.averageBitRate
+            state.report.videoEngine = sessions.first?.engineName
+            state.report.audioEngine = audioSession?.engineName
         }
         startWithoutVideo(videoSource == nil ? audioOnlyStream(audioFormat) : nil)
 
@@ -299,7 +301,9 @@ public final class LivePipeline: Sendable {
                                     configured: (video.width, video.height))
             }
             var main = video
-            main.realTime = true
+            // Live: no look-ahead and no frame delay. A transcode (every frame waited for) takes the configuration
+            // as it is: B-frames and look-ahead where it asks for them.
+            if configuration.delivery == .dropWhenBehind { main.realTime = true }
             var renditions = [main]
             for rate in dedicatedRates {
                 var dedicated = main
@@ -357,6 +361,7 @@ public final class LivePipeline: Sendable {
         do {
             while !isStopRequested, configuration.frameLimit.map({ count < $0 }) ?? true {
                 guard let frame = try await source.nextFrame() else { break }
+                if let limit = configuration.durationLimit, let first = span?.first, (frame.pts - first).seconds >= limit - 1e-9 { break }
                 for session in sessions {
                     try await session.encode(frame.pixelBuffer, pts: frame.pts, duration: frame.duration)
                 }
@@ -392,13 +397,15 @@ public final class LivePipeline: Sendable {
                 let start = first ?? captured.pts
                 first = start
                 var buffer = captured.buffer
-                if videoSource != nil, let end = state.withLock({ $0.videoSeconds }) {
+                let videoEnd = videoSource == nil ? nil : state.withLock { $0.videoSeconds }
+                if let end = [videoEnd, configuration.durationLimit].compactMap({ $0 }).min() {
                     let offset = (captured.pts - start).seconds
                     guard offset < end else { break }
                     let room = Int(((end - offset) * Double(buffer.sampleRate)).rounded())
                     if room < buffer.frameCount { buffer = try buffer.prefix(frameCount: max(1, room)) }
                 }
                 try await session.encode(buffer)
+                state.withLock { $0.report.audioSamplesCaptured += buffer.frameCount }
             }
         } catch {
             record(failureOf: error)

@@ -6,6 +6,12 @@ public struct LiveReport: Sendable, Hashable, CustomStringConvertible {
     public var picturesEncoded = 0
     /// Audio frames the AAC encoder produced.
     public var audioFramesEncoded = 0
+    /// Audio samples taken from the audio source (per channel).
+    public var audioSamplesCaptured = 0
+    /// The engine that encoded the main rendition's video, if any.
+    public var videoEngine: String?
+    /// The engine that encoded the audio, if any.
+    public var audioEngine: String?
     /// Changes of the main rendition's bit rate.
     public var bitRateChanges = 0
     /// The main rendition's bit rate at the end (bits per second), if it has one.

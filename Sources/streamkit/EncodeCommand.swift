@@ -1,7 +1,7 @@
 import Capture
-import Codecs
 import Containers
 import Foundation
+import Live
 import MediaCore
 
 /// `streamkit encode INPUT -o OUTPUT`: a file (`.y4m`, `.yuv`, `.wav`, or an MP4's video track or an FLV's
@@ -53,7 +53,7 @@ struct EncodeCommand {
                 "OUTPUT .flv: an FLV file (video, --codec chooses: H.264, or H.265 with the Enhanced RTMP header; audio: AAC).",
                 "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
 
-    enum Input {
+    enum Input: Equatable {
         case y4m(String), rawVideo(String), wav(String), mp4(String), flv(String), testPattern, sine
     }
 
@@ -162,200 +162,76 @@ struct EncodeCommand {
         channelCount = parsed.value(Self.channels) ?? 2
     }
 
-    /// Runs the encode.
+    /// Runs the encode: the input through a pipeline with no pacing, into one recording.
     /// - Returns: the exit status.
     func run() async -> Int32 {
-        Interruption.install()
-        do {
+        do throws(any Error) {
+            var options = self.options
+            var video: (any VideoSource)?
+            var audio: (any AudioSource)?
+            var limit = frameLimit
             switch input {
-            case .wav, .sine: return try await encodeAudio()
-            default: return try await encodeVideo()
+            case let .y4m(path): video = try VideoFileSource(y4mPath: path, pacing: .asFastAsPossible)
+            case let .rawVideo(path):
+                video = try VideoFileSource(rawPath: path, width: options.width, height: options.height, format: pixelFormat,
+                                            frameRate: options.fps, pacing: .asFastAsPossible)
+            case let .mp4(path): video = try await DecodedVideoSource.open(MP4FileSource(path: path, pacing: .asFastAsPossible))
+            case let .flv(path): video = try await DecodedVideoSource.open(FLVFileSource(path: path, pacing: .asFastAsPossible))
+            case .testPattern:
+                video = try SyntheticCamera(width: options.width, height: options.height, frameRate: options.fps, format: pixelFormat,
+                                            realTime: false)
+                limit = limit ?? 300
+            case let .wav(path): audio = try WAVFileSource(path: path, pacing: .asFastAsPossible)
+            case .sine: audio = try SyntheticMicrophone(sampleRate: sampleRate, channelCount: channelCount, realTime: false)
             }
+            if let video {
+                options.width = video.width
+                options.height = video.height
+                options.adoptSourceFrameRate(max(1, Int(video.frameRate.rounded())))
+                guard options.width % 2 == 0, options.height % 2 == 0 else {
+                    throw CommandLineError.conflict("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
+                }
+            }
+            let reconstruction = try reconstructionPath.map {
+                try ReconstructionFile(path: $0, width: options.width, height: options.height, framesPerSecond: options.fps)
+            }
+            var configuration = LiveConfiguration(video: options.compressionConfiguration, audioBitRate: options.audioBitRate, adaptation: nil,
+                                                  registry: NativeEngineOptions.registry(threads: threadLimit, reconstruction: reconstruction))
+            configuration.frameLimit = limit
+            configuration.durationLimit = input == .sine ? seconds : nil
+            configuration.delivery = .waitForSlowest
+            let pipeline = LivePipeline(video: video, audio: audio, configuration: configuration)
+            pipeline.add(destination, options: .recording())
+            let report = try await LiveLaunch(input: .camera, options: options).run(pipeline, label: "encode")
+            try reconstruction?.finish()
+            if video != nil {
+                guard report.picturesEncoded > 0 else { try Self.discard(output, reason: EncodeFailure.noFrames(input: inputName, output: output)) }
+            } else {
+                guard report.audioSamplesCaptured > 0 else { try Self.discard(output, reason: EncodeFailure.noSamples(input: inputName, output: output)) }
+            }
+            if let failure = report.destinations.first?.failure { throw CommandLineError.conflict("\(output): \(failure)") }
+            if video != nil {
+                printError("\(report.videoEngine ?? "encoder"): \(report.picturesEncoded) frames → \(output)")
+            } else {
+                printError("\(report.audioEngine ?? "encoder"): \(report.audioSamplesCaptured) samples (\(audio?.channelCount ?? 0) ch, "
+                    + "\(audio?.sampleRate ?? 0) Hz) → \(report.audioFramesEncoded) AAC frames → \(output)")
+            }
+            return 0
         } catch {
             printError("streamkit encode: \(error)")
             return 1
         }
     }
 
-    // MARK: - Video
-
-    /// Where pictures come from.
-    private enum PictureSource {
-        case y4m(Y4MReader<FileByteSource>)
-        case raw(RawVideoReader<FileByteSource>)
-        case camera(SyntheticCamera)
-        case decoded(DecodedPictureSource)
-
-        mutating func next() async throws -> PixelBuffer? {
-            switch self {
-            case var .y4m(reader):
-                let picture = try reader.nextFrame()
-                self = .y4m(reader)
-                return picture
-            case var .raw(reader):
-                let picture = try reader.nextFrame()
-                self = .raw(reader)
-                return picture
-            case let .camera(camera):
-                return try await camera.nextFrame()?.pixelBuffer
-            case let .decoded(pictures):
-                return try await pictures.next()
-            }
-        }
-    }
-
-    private func encodeVideo() async throws -> Int32 {
-        var options = self.options
-        var source: PictureSource
-        var limit = frameLimit
+    /// The recording the output names: a classic MP4, FLV, HLS, Annex B or ADTS.
+    private var destination: any LiveDestination {
+        if isMP4 { return MP4FileDestination(path: output, layout: .classic(MP4WriterOptions())) }
+        if FLVOutputOptions.isFLV(output) { return FLVFileDestination(path: output) }
+        if let hlsConfiguration { return HLSDestination(configuration: hlsConfiguration) }
         switch input {
-        case let .mp4(path):
-            let pictures = try MP4PictureReader(path: path)
-            options.width = pictures.track.codedWidth
-            options.height = pictures.track.codedHeight
-            options.adoptSourceFrameRate(pictures.frameRate)
-            source = .decoded(try DecodedPictureSource(format: pictures.format, outputFormat: .i420, pictures: pictures))
-        case let .flv(path):
-            let pictures = try FLVPictureReader(path: path)
-            options.width = pictures.format.width
-            options.height = pictures.format.height
-            options.adoptSourceFrameRate(pictures.frameRate)
-            source = .decoded(try DecodedPictureSource(format: pictures.format, outputFormat: .i420, pictures: pictures))
-        case let .y4m(path):
-            let reader = try Y4MReader(path: path)
-            options.adopt(reader.header)
-            source = .y4m(reader)
-        case let .rawVideo(path):
-            source = .raw(try RawVideoReader(path: path, width: options.width, height: options.height, format: pixelFormat))
-        default:
-            source = .camera(try SyntheticCamera(width: options.width, height: options.height, frameRate: options.fps,
-                                                 format: pixelFormat, realTime: false))
-            limit = limit ?? 300
+        case .wav, .sine: return ADTSFileDestination(path: output)
+        default: return AnnexBFileDestination(path: output)
         }
-        guard options.width % 2 == 0, options.height % 2 == 0 else {
-            throw CommandLineError.conflict("the input is \(options.width)x\(options.height): 4:2:0 encoding needs an even width and height")
-        }
-        let reconstruction = try reconstructionPath.map {
-            try ReconstructionFile(path: $0, width: options.width, height: options.height, framesPerSecond: options.fps)
-        }
-        let registry = NativeEngineOptions.registry(threads: threadLimit, reconstruction: reconstruction)
-        let session = try CompressionSession(configuration: options.compressionConfiguration, registry: registry)
-        let writer: any EncodedFrameOutput
-        if isMP4 {
-            writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: true, audioFormat: nil).videoTrack
-        } else if FLVOutputOptions.isFLV(output) {
-            writer = FLVOutput(path: output, hasVideo: true, audioFormat: nil, frameRate: Double(options.fps)).videoTrack
-        } else if let hlsConfiguration {
-            writer = HLSOutput(path: output, configuration: hlsConfiguration, hasVideo: true, audioFormat: nil).videoTrack
-        } else {
-            writer = try AnnexBWriter(path: output)
-        }
-        let progress = ProgressLine(label: "encoding", totalFrames: limit, frameRate: Double(options.fps))
-        let frameDuration = MediaTime(value: 1, timescale: Int32(options.fps))
-        // The session's outputs are written on a task of their own while this one feeds the session.
-        let consumer = Task { () -> (any Error)? in
-            var writer = writer
-            var failure: (any Error)?
-            for await item in session.outputs {
-                guard case let .frame(frame) = item, failure == nil else { continue }
-                do {
-                    try writer.write(frame)
-                    progress.videoFrame(bytes: frame.data.count)
-                } catch {
-                    failure = error
-                }
-            }
-            do { try writer.finish() } catch { failure = failure ?? error }
-            return failure
-        }
-        var failure: (any Error)?
-        var index: Int64 = 0
-        do {
-            while limit.map({ index < $0 }) ?? true, !Interruption.isRequested {
-                guard let picture = try await source.next() else { break }
-                let pts = MediaTime(value: index, timescale: Int32(options.fps))
-                try await session.encode(picture, pts: pts, duration: frameDuration)
-                index += 1
-            }
-        } catch {
-            failure = error
-        }
-        do { _ = try await session.close() } catch { failure = failure ?? error }
-        do { try reconstruction?.finish() } catch { failure = failure ?? error }
-        let writeFailure = await consumer.value
-        progress.finish()
-        if index == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noFrames(input: inputName, output: output)) }
-        if let failure = failure ?? writeFailure { throw failure }
-        let counts = progress.counts
-        printError("\(session.engineName): \(counts.frames) frames → \(output)")
-        return 0
-    }
-
-    // MARK: - Audio
-
-    private func encodeAudio() async throws -> Int32 {
-        var wav: WAVReader<FileByteSource>?
-        var microphone: SyntheticMicrophone?
-        var rate = sampleRate, channels = channelCount
-        switch input {
-        case let .wav(path):
-            let reader = try WAVReader(path: path)
-            rate = reader.format.sampleRate
-            channels = reader.format.channelCount
-            wav = reader
-        default:
-            microphone = try SyntheticMicrophone(sampleRate: rate, channelCount: channels, realTime: false)
-        }
-        let configuration = AudioEncoderConfiguration(sampleRate: rate, channelCount: channels, bitRate: options.audioBitRate)
-        let session = try AudioEncoderSession(configuration: configuration, registry: EngineSetup.registry())
-        let writer: any EncodedAudioFrameOutput
-        if isMP4 {
-            writer = MP4Output(path: output, layout: .classic(MP4WriterOptions()), hasVideo: false, audioFormat: session.format).audioTrack
-        } else if FLVOutputOptions.isFLV(output) {
-            writer = FLVOutput(path: output, hasVideo: false, audioFormat: session.format, frameRate: nil).audioTrack
-        } else if let hlsConfiguration {
-            writer = HLSOutput(path: output, configuration: hlsConfiguration, hasVideo: false, audioFormat: session.format).audioTrack
-        } else {
-            writer = try ADTSWriter(path: output)
-        }
-        let consumer = Task { () -> (written: Int, failure: (any Error)?) in
-            var writer = writer
-            var written = 0
-            var failure: (any Error)?
-            for await frame in session.outputs where failure == nil {
-                do { try writer.write(frame); written += 1 } catch { failure = error }
-            }
-            do { try writer.finish() } catch { failure = failure ?? error }
-            return (written, failure)
-        }
-        var failure: (any Error)?
-        let target = Int((seconds * Double(rate)).rounded())
-        var samples = 0
-        do {
-            while !Interruption.isRequested {
-                let buffer: AudioBuffer?
-                if var reader = wav {
-                    buffer = try reader.read(maxFrameCount: 4096)
-                    wav = reader
-                } else if let microphone, samples < target {
-                    buffer = try await microphone.nextBuffer().map { try $0.buffer.prefix(frameCount: target - samples) }
-                } else {
-                    buffer = nil
-                }
-                guard let buffer else { break }
-                samples += buffer.frameCount
-                try await session.encode(buffer)
-            }
-        } catch {
-            failure = error
-        }
-        do { _ = try await session.close() } catch { failure = failure ?? error }
-        let result = await consumer.value
-        let written = result.written
-        if samples == 0 { try Self.discard(output, reason: failure ?? EncodeFailure.noSamples(input: inputName, output: output)) }
-        if let failure = failure ?? result.failure { throw failure }
-        printError("\(session.engineName): \(samples) samples (\(channels) ch, \(rate) Hz) → \(written) AAC frames → \(output)")
-        return 0
     }
 
     // MARK: - Nothing to encode

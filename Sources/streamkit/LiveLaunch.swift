@@ -16,7 +16,8 @@ struct LiveLaunch: Sendable {
     var pixelFormat: PixelFormat = .i420
     /// Whether a file input starts again at its end (`serve`).
     var loops = false
-    /// Whether an encoded file goes out at its own pace (`--re`) rather than as fast as the destinations take it.
+    /// Whether a file goes out at its own pace rather than as fast as the destinations take it: an encoded file with
+    /// `--re`; a `.y4m`, `.yuv` or `.wav` file whenever a destination is a network one.
     var realTime = true
     /// The most pictures.
     var frameLimit: Int?
@@ -51,19 +52,19 @@ struct LiveLaunch: Sendable {
         var audio: (any AudioSource)?
         switch input {
         case let .y4m(path):
-            let file = try VideoFileSource(y4mPath: path, pacing: .realTime, loops: loops)
+            let file = try VideoFileSource(y4mPath: path, pacing: pacing, loops: loops)
             options.width = file.width
             options.height = file.height
             options.adoptSourceFrameRate(max(1, Int(file.frameRate.rounded())))
             video = file
         case let .rawVideo(path):
             video = try VideoFileSource(rawPath: path, width: options.width, height: options.height, format: pixelFormat,
-                                        frameRate: options.fps, pacing: .realTime, loops: loops)
+                                        frameRate: options.fps, pacing: pacing, loops: loops)
         case .testPattern:
             video = try SyntheticCamera(width: options.width, height: options.height, frameRate: options.fps, format: pixelFormat,
                                         realTime: true)
         case let .wav(path):
-            audio = try WAVFileSource(path: path, pacing: .realTime, loops: loops)
+            audio = try WAVFileSource(path: path, pacing: pacing, loops: loops)
         case .sine:
             audio = try SyntheticMicrophone(sampleRate: sampleRate, channelCount: channelCount, realTime: true)
         case .camera:
@@ -85,6 +86,7 @@ struct LiveLaunch: Sendable {
         }
         var configuration = LiveConfiguration(video: options.compressionConfiguration, audioBitRate: options.audioBitRate, registry: registry)
         configuration.frameLimit = frameLimit
+        configuration.delivery = delivery
         if let minimumBitRate { configuration.minimumBitRate = minimumBitRate }
         if options.bitRate == nil { configuration.adaptation = nil }
         return LivePipeline(video: video, audio: audio, configuration: configuration)
@@ -131,6 +133,16 @@ struct LiveLaunch: Sendable {
     ///   - verb: how the summary says it ("published", "sent").
     /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
     func send(to words: [String], options: LiveDestinations.Options, savePath: String?, label: String, verb: String) async -> Int32 {
+        var launch = self
+        if input.isFile, !input.isEncoded, !words.contains(where: { $0.contains("://") }) {
+            // Files into files: as fast as the encoder goes, every frame kept (a transcode).
+            launch.realTime = false
+        }
+        return await launch.sendPaced(to: words, options: options, savePath: savePath, label: label, verb: verb)
+    }
+
+    private func sendPaced(to words: [String], options: LiveDestinations.Options, savePath: String?, label: String,
+                           verb: String) async -> Int32 {
         do {
             let pipeline = try makePipeline()
             for word in words {

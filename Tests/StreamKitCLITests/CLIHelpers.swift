@@ -3,6 +3,14 @@ import TestSupport
 
 /// Shared steps of the command-line tests.
 enum CLI {
+    /// How many frames `record` says the camera dropped (its "the camera dropped N frames" line; 0 without one).
+    static func framesTheCameraDropped(_ log: String) -> Int {
+        log.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("the camera dropped ") else { return nil }
+            return Int(line.dropFirst("the camera dropped ".count).prefix { $0.isNumber })
+        }.first ?? 0
+    }
+
     /// Runs `streamkit` with arguments in a directory.
     /// - Parameters:
     ///   - arguments: the command line after `streamkit`.

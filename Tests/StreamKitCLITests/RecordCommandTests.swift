@@ -35,10 +35,7 @@ struct RecordCommandTests {
         let packets = try CLI.probe(audio, ["-show_packets", "-select_streams", "a:0", "-show_entries", "packet=size"]).count
         let seconds = Double((packets - 1) * 1024) / 44100
         // The audio lasts as long as the pictures' capture times: a frame the camera dropped (a slow machine) counts.
-        let dropped = output.standardError.split(separator: "\n").compactMap { line -> Int? in
-            guard line.hasPrefix("the camera dropped ") else { return nil }
-            return Int(line.dropFirst("the camera dropped ".count).prefix { $0.isNumber })
-        }.first ?? 0
+        let dropped = CLI.framesTheCameraDropped(output.standardError)
         let expected = Double(200 + dropped) / 30
         #expect(abs(seconds - expected) <= 1024.0 / 44100, "audio lasts \(seconds) s, the pictures \(expected) s")
     }

@@ -63,24 +63,3 @@ enum HLSOutputOptions {
         throw .conflict("\(name) applies to an .m3u8 output, not \(output)")
     }
 }
-
-/// One HLS presentation that a video task and an audio task write to at the same time; it is finished (last
-/// segment, `EXT-X-ENDLIST`) when every track's output has finished.
-typealias HLSOutput = SharedFileOutput<HLSWriter>
-
-extension SharedFileOutput where Writer == HLSWriter {
-    /// Prepares an HLS output.
-    /// - Parameters:
-    ///   - path: the playlist to write.
-    ///   - configuration: the writer's configuration.
-    ///   - hasVideo: whether a video track comes.
-    ///   - audioFormat: the audio track's format, if there is one.
-    convenience init(path: String, configuration: HLSWriter.Configuration, hasVideo: Bool, audioFormat: AudioFormatDescription?) {
-        self.init(hasVideo: hasVideo, audioFormat: audioFormat) { video, audio in
-            try HLSWriter(tracks: .tracks(video: video, audio: audio), configuration: configuration)
-        }
-    }
-
-    /// The number of media segments written so far.
-    var segmentCount: Int { inspect(\.segmentCount) ?? 0 }
-}
