@@ -28,6 +28,9 @@ struct ServeCommand {
     /// `--record FILE`.
     static let record = OptionSpec("--record", value: "FILE", help: "also record what is served to this file (.mp4, .m3u8, .flv, .h264, .h265, .aac)",
                                    parse: OptionValueParsers.text)
+    /// `--publish URL`.
+    static let publish = OptionSpec("--publish", value: "URL", help: "also publish what is served to an RTMP server (rtmp[s]://HOST[:PORT]/APP/KEY)",
+                                    parse: OptionValueParsers.text)
     /// `--password P`.
     static let password = OptionSpec("--password", value: "P", help: "the password for --user", parse: OptionValueParsers.text)
 
@@ -36,7 +39,7 @@ struct ServeCommand {
         command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP players and a recording",
         positionals: [input],
         options: [
-            port, path, address, rtmpPort, record, user, password,
+            port, path, address, rtmpPort, record, publish, user, password,
             CommonOptions.frames.documentingDefault("endless"), NetworkOptions.duration, NetworkOptions.mtu,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
@@ -44,7 +47,7 @@ struct ServeCommand {
         ],
         notes: ["Ctrl-C stops the server. A .y4m, .yuv or .wav input starts again at its end.",
                 "--rtmp-port: RTMP players get the same stream at rtmp://HOST:N/live/PATH (PATH as given when it has a '/').",
-                "--record: the file gets every picture served, from the first key frame."])
+                "--record: the file gets every picture served, from the first key frame; --publish: an RTMP server gets it too."])
 
     let launch: LiveLaunch
     let listenAddress: SocketAddress
@@ -53,6 +56,7 @@ struct ServeCommand {
     let maximumPacketSize: Int
     let rtmpPortNumber: Int?
     let recordPath: String?
+    let publishURL: String?
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `serve`, parsed with ``table``.
@@ -81,6 +85,13 @@ struct ServeCommand {
         rtmpPortNumber = parsed.given(Self.rtmpPort)
         recordPath = parsed.given(Self.record)
         if let recordPath { try LiveLaunch.check([recordPath], option: "--record") }
+        publishURL = parsed.given(Self.publish)
+        if let publishURL {
+            guard publishURL.lowercased().hasPrefix("rtmp://") || publishURL.lowercased().hasPrefix("rtmps://") else {
+                throw .invalidValue(option: "--publish", value: publishURL, reason: "is not rtmp[s]://HOST[:PORT]/APP/KEY")
+            }
+            try LiveLaunch.check([publishURL], option: "--publish")
+        }
     }
 
     /// Serves until the limit or Ctrl-C.
@@ -105,6 +116,10 @@ struct ServeCommand {
                 pipeline.add(rtmp)
                 printError("serving \(rtmp.url)")
             }
+            if let publishURL {
+                pipeline.add(try LiveDestinations.destination(for: publishURL))
+                printError("publishing to \(publishURL)")
+            }
             if let recordPath {
                 pipeline.add(try LiveDestinations.destination(for: recordPath), options: .recording())
                 printError("recording to \(recordPath)")
@@ -114,8 +129,9 @@ struct ServeCommand {
             for destination in report.destinations {
                 if let failure = destination.failure { printError("\(destination.name) failed: \(failure)") }
             }
-            if let recording = report.destinations.last, recordPath != nil, recording.failure == nil {
-                printError("recorded \(recording.videoFramesSent) pictures and \(recording.audioFramesSent) audio frames to \(recording.name)")
+            for destination in report.destinations.dropFirst() where destination.failure == nil {
+                printError("\(destination.name): \(destination.videoFramesSent) pictures and \(destination.audioFramesSent) audio frames, "
+                    + "\(destination.framesDropped) dropped")
             }
             return report.destinations.first?.failure == nil ? 0 : 1
         } catch {
