@@ -25,6 +25,11 @@ final class FFmpegVideoEncoder: VideoEncoder {
     private var timestamps: FFmpegTimestampMap
     private var formatTracker: FFmpegFormatTracker
     private var drained = false
+    /// The session's properties as they are now (a rate change updates them).
+    private var configuration: CompressionConfiguration
+    /// A new rate waits for the next picture: libx265 cannot change its rate while open, so the encoder is drained,
+    /// reopened with the new rate, and goes on with a key frame.
+    private var reopenPending = false
 
     /// Opens an encoder.
     /// - Parameters:
@@ -39,6 +44,7 @@ final class FFmpegVideoEncoder: VideoEncoder {
             throw .unsupportedProperty(.entropyMode, reason: "H.265 always uses CABAC", engine: engineName)
         }
         try configuration.validate()
+        self.configuration = configuration
         settings = try FFmpegEncoderSettings.make(for: configuration, encoderName: encoderName, engineName: engineName)
         guard let found = avcodec_find_encoder_by_name(encoderName) else {
             throw .noEngine("libavcodec on this machine has no encoder \(encoderName)")
@@ -84,6 +90,11 @@ final class FFmpegVideoEncoder: VideoEncoder {
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message.
     func encode(_ picture: PixelBuffer, pts: MediaTime, duration: MediaTime, forceKeyFrame: Bool) throws(CodecError) -> [EncodedFrame] {
         try FFmpegPictureCopy.validate(picture, width: Int(settings.width), height: Int(settings.height))
+        var finished: [EncodedFrame] = []
+        if reopenPending {
+            reopenPending = false
+            finished = try flush()
+        }
         if drained {
             avcodec_free_context(&context)
             timestamps.removeAll()
@@ -98,7 +109,7 @@ final class FFmpegVideoEncoder: VideoEncoder {
         frame.pointee.color_range = picture.range == .full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         let input = try hardwareFrames?.upload(frame) ?? frame
         try FFmpegStatus.check(avcodec_send_frame(context, input), "avcodec_send_frame(\(settings.encoderName))")
-        return try receivePackets()
+        return finished + (try receivePackets())
     }
 
     /// Drains every picture the encoder still holds.
@@ -118,7 +129,8 @@ final class FFmpegVideoEncoder: VideoEncoder {
     /// Changes the rate control while the encoder runs. libx264 compares `bit_rate`, `rc_max_rate` and
     /// `rc_buffer_size` of the open `AVCodecContext` with its parameters before every picture and calls
     /// `x264_encoder_reconfig` when they differ; NVENC does the same (dynamic bitrate). Other encoders
-    /// keep the values they were opened with, so they refuse.
+    /// keep the values they were opened with; libx265 among them is drained at the next picture and opened again with
+    /// the new rate, going on from a key frame (what a live encoder built on it does); the others refuse.
     ///
     /// x264 takes a new *average* only through its VBV (its rate control re-reads the average when the VBV's max
     /// rate is at most the average). So a live session opened without data-rate limits runs with max rate =
@@ -135,6 +147,19 @@ final class FFmpegVideoEncoder: VideoEncoder {
     ///   no VBV.
     func setRateControl(averageBitRate: Int?, dataRateLimits: [DataRateLimit]) throws(CodecError) {
         let family = FFmpegEncoderFamily(encoderName: settings.encoderName)
+        if family == .x265 {
+            guard (averageBitRate != nil) == (settings.bitRate != nil) else {
+                throw .unsupportedProperty(.averageBitRate, reason: "turned \(averageBitRate == nil ? "off" : "on") on a running session "
+                    + "(set it when the session is created)", engine: settings.engineName)
+            }
+            var updated = configuration
+            updated.averageBitRate = averageBitRate
+            updated.dataRateLimits = dataRateLimits
+            settings = try FFmpegEncoderSettings.make(for: updated, encoderName: settings.encoderName, engineName: settings.engineName)
+            configuration = updated
+            reopenPending = context != nil
+            return
+        }
         guard family == .x264 || family == .nvenc else {
             throw .unsupportedProperty(.averageBitRate, reason: "averageBitRate/dataRateLimits cannot change on a running session",
                                        engine: settings.engineName)
