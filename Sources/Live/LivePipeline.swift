@@ -98,7 +98,8 @@ public final class LivePipeline: Sendable {
     /// ```
     /// - Parameters:
     ///   - source: the encoded media.
-    ///   - frameLimit: stop after this many pictures (`nil`: at the source's end or ``stop()``).
+    ///   - frameLimit: stop after this many pictures — audio frames for a stream without video (`nil`: at the source's
+    ///     end or ``stop()``).
     public init(source: any EncodedMediaSource, frameLimit: Int? = nil) {
         videoSource = nil
         audioSource = nil
@@ -393,6 +394,8 @@ public final class LivePipeline: Sendable {
                     current.video = frame.format
                     for channel in channels { channel.offer(video: frame, stream: current) }
                 case let .audio(frame):
+                    // Without video, the limit counts audio frames.
+                    if stream.video == nil { pictures += 1 }
                     for channel in channels { channel.offer(audio: frame) }
                 }
             }

@@ -4,8 +4,8 @@ import RTP
 
 /// Turns the access units an RTP receiver rebuilt into ``EncodedFrame``s as an encoder gives them: NAL units in AVCC
 /// form (4-byte lengths, no start codes and no rescan), parameter sets taken out of the picture into the
-/// ``FormatDescription`` (RFC 6184 §8.2.1 / RFC 7798 §7.2: they may come in the SDP, in band, or both), a decode
-/// time that never goes backwards, and the nominal frame duration.
+/// ``FormatDescription`` (RFC 6184 §8.2.1 / RFC 7798 §7.2: they may come in the SDP, in band, or both), decode
+/// times from ``RTPDecodeTimeline``, and the nominal frame duration.
 struct ReceivedVideoFraming: Sendable {
     /// The codec of the track.
     let codec: RTPVideoReceiver.Codec
@@ -13,7 +13,7 @@ struct ReceivedVideoFraming: Sendable {
     private(set) var format: FormatDescription?
     /// One frame's duration on the 90 kHz clock.
     let frameDuration: MediaTime
-    private var lastDecodeTime: MediaTime?
+    private var timeline: RTPDecodeTimeline?
 
     /// A framing.
     /// - Parameters:
@@ -49,10 +49,9 @@ struct ReceivedVideoFraming: Sendable {
             format = described
         }
         guard let format, !data.isEmpty else { return nil }
-        // RTP carries presentation times only (RFC 3550 §5.1); the decode time is the pts, kept increasing.
-        var dts = pts
-        if let last = lastDecodeTime, dts <= last { dts = MediaTime(value: last.converted(to: pts.timescale).value + 1, timescale: pts.timescale) }
-        lastDecodeTime = dts
+        // RTP carries presentation times only: the decode times follow from the SPS's reorder depth.
+        if timeline == nil { timeline = RTPDecodeTimeline(format: format, frameDuration: frameDuration) }
+        let dts = timeline?.decodeTime(presentationTime: pts) ?? pts
         return EncodedFrame(data: data, isKeyFrame: unit.isRandomAccess, pts: pts, dts: dts, duration: frameDuration, format: format)
     }
 
