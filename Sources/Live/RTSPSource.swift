@@ -67,6 +67,7 @@ public final class RTSPSource: EncodedMediaSource {
         state.withLock { $0.loop = loop }
         let client: RTSPClient
         let receiver: RTPSessionReceiver
+        var sections: [Int] = []
         do {
             client = try await RTSPClient(url: url, on: loop)
             state.withLock { $0.client = client }
@@ -83,7 +84,9 @@ public final class RTSPSource: EncodedMediaSource {
                 throw LiveSourceError(source: url, kind: .unsupported, reason: error.description)
             }
             for track in [receiver.video, receiver.audio].compactMap({ $0 }) {
-                _ = try await client.setup(control: description.media[track.index].control ?? "*", transport: transport)
+                let number = try await client.setup(control: description.media[track.index].control ?? "*", transport: transport)
+                if sections.count <= number { sections += Array(repeating: -1, count: number + 1 - sections.count) }
+                sections[number] = track.index
             }
             try await client.play()
         } catch let error as LiveSourceError {
@@ -93,9 +96,10 @@ public final class RTSPSource: EncodedMediaSource {
             await stop()
             throw LiveSourceError(source: url, kind: .unavailable, reason: "\(error)")
         }
-        let session = ReceivedRTPSession(name: url, receiver: receiver, link: .init(packets: client.packets) { bytes, track in
+        let link = ReceivedRTPSession.Link(packets: client.packets, sendControl: { bytes, track in
             try? await client.send(rtcp: bytes, track: track)
-        })
+        }, sections: sections)
+        let session = ReceivedRTPSession(name: url, receiver: receiver, link: link)
         let stopped = state.withLock { state in
             state.session = session
             return state.stopped

@@ -18,6 +18,9 @@ final class ReceivedRTPSession: @unchecked Sendable {
         var packets: AsyncStream<RTSPMediaPacket>
         /// Sends an RTCP compound packet on a track, where the sender's RTCP address is known.
         var sendControl: (@Sendable (_ bytes: [UInt8], _ track: Int) async -> Void)?
+        /// The SDP media section of each of the link's track numbers, when they differ (an RTSP client numbers the
+        /// tracks in the order it set them up); `nil`: the same.
+        var sections: [Int]? = nil
     }
 
     private struct State {
@@ -145,7 +148,7 @@ final class ReceivedRTPSession: @unchecked Sendable {
 
     /// Takes the next packet (or the end of the packets) into the receiver.
     private func pump() async {
-        guard let packet = await iterator.next() else {
+        guard var packet = await iterator.next() else {
             state.withLock { state in
                 var events: [RTPSessionEvent] = []
                 state.receiver.finish { events.append($0) }
@@ -156,6 +159,11 @@ final class ReceivedRTPSession: @unchecked Sendable {
         }
         let arrival = ContinuousClock.now - started
         let ownSSRC = self.ownSSRC
+        let sections = link.sections
+        if let sections {
+            guard sections.indices.contains(packet.track) else { return }
+            packet.track = sections[packet.track]
+        }
         let reports = state.withLock { state -> [(track: Int, bytes: [UInt8])] in
             var events: [RTPSessionEvent] = []
             if packet.isControl {
@@ -170,7 +178,10 @@ final class ReceivedRTPSession: @unchecked Sendable {
             return state.receiver.receiverReports(at: arrival, ssrc: ownSSRC, canonicalName: "streamkit-receive")
         }
         if let send = link.sendControl {
-            for report in reports { await send(report.bytes, report.track) }
+            for report in reports {
+                let track = sections.map { $0.firstIndex(of: report.track) ?? -1 } ?? report.track
+                if track >= 0 { await send(report.bytes, track) }
+            }
         }
     }
 }
