@@ -54,10 +54,10 @@ struct ReceiveCommand {
         let isRTMP = lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://")
         switch (output as NSString).pathExtension.lowercased() {
         case "h264", "264", "h265", "265", "hevc", "aac", "y4m": break
-        case "mp4" where !isRTMP: break
+        case "mp4": break
         case "flv" where isRTMP: break
         default: throw .invalidValue(option: "--output", value: output, reason: "does not end in .h264, .h265, .aac or .y4m"
-                                        + (isRTMP ? " or .flv" : " or .mp4"))
+                                        + (isRTMP ? ", .mp4 or .flv" : " or .mp4"))
         }
         rtmp = try Self.rtmpReceive(parsed, source: sourceWord, output: output, isRTMP: isRTMP)
         let isRTSP = sourceWord.lowercased().hasPrefix("rtsp://")
