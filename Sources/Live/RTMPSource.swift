@@ -31,6 +31,8 @@ public final class RTMPSource: EncodedMediaSource {
 
     /// The most frames read ahead in ``open()`` while waiting for the sequence headers.
     private static let maximumReadAhead = 4096
+    /// Frames of one track read in ``open()`` before the stream is taken to have no other.
+    private static let singleTrackEvidence = 16
 
     /// The URL played, or the ingest's `rtmp://ADDRESS:PORT/APP/KEY`.
     public let url: RTMPURL
@@ -136,7 +138,10 @@ public final class RTMPSource: EncodedMediaSource {
         while readAhead.count < Self.maximumReadAhead {
             guard let media = try await read() else { break }
             readAhead.append(media)
-            if reader.videoFormat != nil || reader.audioFormat != nil { break }
+            // Both sequence headers come before the first frames from every publisher seen; a stream of one track
+            // is known as such after a few frames of it.
+            if reader.videoFormat != nil, reader.audioFormat != nil { break }
+            if reader.videoFormat != nil || reader.audioFormat != nil, readAhead.count >= Self.singleTrackEvidence { break }
         }
         guard reader.videoFormat != nil || reader.audioFormat != nil else {
             throw LiveSourceError(source: name, kind: .unsupported, reason: "no H.264/H.265 or AAC sequence header before the stream ended")
