@@ -87,4 +87,38 @@ struct ReceivedSourceProofTests {
         #expect(try await LiveTestSupport.pictureHashes(pictures.path) == (try await LiveTestSupport.pictureHashes(input)),
                 "the decoded pictures are ffmpeg's own decode of what was sent")
     }
+
+    @Test("RTP with B-frames (x264 High, x265) into an MP4: decode times from the SPS keep every picture in its place",
+          .enabled(if: ExternalTool.isRunnable("ffprobe") || ProcessInfo.processInfo.environment["CI"] == "true"),
+          arguments: [("h264", "libx264", "H264"), ("hevc", "libx265", "H265")])
+    func reorderedRTPIntoMP4(codec: String, encoder: String, encoding: String) async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let input = directory.appendingPathComponent("input-\(codec).mkv").path
+        try await ExternalTool.check("ffmpeg", ["-hide_banner", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
+                                          "-frames:v", "50", "-c:v", encoder, "-g", "25", "-bf", "3", "-pix_fmt", "yuv420p"]
+                                     + (codec == "hevc" ? ["-x265-params", "repeat-headers=1:log-level=error"] : ["-x264-params", "repeat-headers=1"])
+                                     + ["-y", input])
+        let port = TestPorts.reserve(2)
+        let sdp = "v=0\no=- 0 0 IN IP4 127.0.0.1\ns=proof\nc=IN IP4 127.0.0.1\nt=0 0\nm=video \(port) RTP/AVP 96\n"
+            + "a=rtpmap:96 \(encoding)/90000\n" + (codec == "h264" ? "a=fmtp:96 packetization-mode=1\n" : "")
+        let sdpPath = directory.appendingPathComponent("\(codec).sdp").path
+        try sdp.write(toFile: sdpPath, atomically: true, encoding: .utf8)
+        let source = RTPSource(sdpFile: sdpPath)
+        let pipeline = LivePipeline(source: source)
+        let recording = directory.appendingPathComponent("\(codec).mp4").path
+        pipeline.add(MP4FileDestination(path: recording), options: .recording())
+        let running = Task { try await pipeline.run() }
+        #expect(await Readiness.waitForUDP(port: port))
+        let sender = try await ExternalTool.run("ffmpeg", ["-hide_banner", "-v", "error", "-re", "-i", input, "-c", "copy",
+                                                     "-f", "rtp", "rtp://127.0.0.1:\(port)?pkt_size=1200"])
+        #expect(sender.status == 0, "\(sender.standardError)")
+        try await Task.sleep(for: .seconds(1))
+        pipeline.stop()
+        let report = try await running.value
+        #expect(report.destinations.allSatisfy { $0.failure == nil }, "\(report)")
+        #expect(source.statistics.videoFramesGood == 50, "\(source.statistics.summaryLines)")
+        #expect(try await LiveTestSupport.videoFrameCount(recording) == 50)
+        #expect(try await LiveTestSupport.pictureHashes(recording) == (try await LiveTestSupport.pictureHashes(input)),
+                "the MP4's pictures, in display order, are the sent ones")
+    }
 }
