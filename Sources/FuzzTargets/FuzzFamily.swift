@@ -22,6 +22,8 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case files
     /// RTP packets, the H.264/H.265/AAC depacketizers and the jitter buffer.
     case rtp
+    /// The whole-session RTP receiver: video and AAC tracks, RTCP sender reports, the common clock.
+    case rtpSession
     /// SDP and RTCP.
     case sdp
     /// RTSP messages, interleaved frames and the Transport/Authorization headers.

@@ -31,6 +31,7 @@ public enum FuzzTargets {
         if families.contains(.analysers) { analysers(bytes) }
         if families.contains(.files) { fileReaders(bytes) }
         if families.contains(.rtp) { rtp(bytes) }
+        if families.contains(.rtpSession) { rtpSession(bytes) }
         if families.contains(.sdp) { sdpAndRTCP(bytes) }
         if families.contains(.rtsp) {
             rtsp(bytes)

@@ -100,7 +100,8 @@ public final class LivePipeline: Sendable {
     /// ```
     /// - Parameters:
     ///   - source: the encoded media.
-    ///   - frameLimit: stop after this many pictures (`nil`: at the source's end or ``stop()``).
+    ///   - frameLimit: stop after this many pictures — audio frames for a stream without video (`nil`: at the source's
+    ///     end or ``stop()``).
     ///   - delivery: drop when a destination falls behind (a paced source), or wait for the slowest (a file read as
     ///     fast as possible).
     public init(source: any EncodedMediaSource, frameLimit: Int? = nil, delivery: Delivery = .dropWhenBehind) {
@@ -440,6 +441,8 @@ public final class LivePipeline: Sendable {
                     current.video = frame.format
                     for channel in channels { channel.offer(video: frame, stream: current) }
                 case let .audio(frame):
+                    // Without video, the limit counts audio frames.
+                    if stream.video == nil { pictures += 1 }
                     for channel in channels { channel.offer(audio: frame) }
                 }
                 await waitForSlowest(of: channels)

@@ -79,6 +79,16 @@ public struct RTPVideoReceiver: Sendable {
             counts.malformedPackets += 1
             throw error
         }
+        receive(packet, emit)
+    }
+
+    /// Takes one packet already parsed — by an ``RTPSessionReceiver``, which parses each datagram once for its
+    /// statistics and hands the same value on here (RFC 3550 §5.1 header, then RFC 6184 §5.2 / RFC 7798 §4.4
+    /// payload), so nothing is parsed twice.
+    /// - Parameters:
+    ///   - packet: the packet; the access units handed on keep views of its payload.
+    ///   - emit: receives every frame completed, lost or withheld so far.
+    public mutating func receive(_ packet: RTPPacket, _ emit: (RTPFrameEvent<RTPAccessUnit>) -> Void) {
         jitterBuffer.insert(packet)
         while let output = jitterBuffer.next() { take(output, emit) }
     }

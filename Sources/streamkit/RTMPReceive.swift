@@ -1,10 +1,12 @@
 import Foundation
+import Live
 import POSIX
 import Transport
 
 /// `streamkit receive rtmp[s]://HOST[:PORT]/APP/KEY -o OUT` (plays the stream from a server) and
 /// `streamkit receive --listen rtmp://ADDRESS:PORT/APP/KEY -o OUT` (an ingest: accepts one publisher — ffmpeg,
-/// OBS — whose stream key is KEY, refuses every other key, and records what it sends).
+/// OBS — whose stream key is KEY, refuses every other key, and records what it sends): a shell over ``RTMPSource``
+/// and ``LivePipeline`` with file destinations; `.flv` and Annex B (as they came) go through ``RTMPRecording``.
 struct RTMPReceive {
     let url: RTMPURL
     let isListening: Bool
@@ -19,6 +21,66 @@ struct RTMPReceive {
     /// - Returns: the exit status: 0 when something was recorded.
     /// - Throws: RTMP, TLS, tag and file errors.
     func run() async throws -> Int32 {
+        // The tags as they came, or the video as ffmpeg's `-c copy` frames it: straight from the messages.
+        guard !["flv", "h264", "264", "h265", "265", "hevc"].contains((output as NSString).pathExtension.lowercased()) else {
+            return try await recordTags()
+        }
+        let source = isListening ? try RTMPSource(listeningAt: url.description) : try RTMPSource(playing: url.description, trust: trust)
+        if let events = source.serverEvents { Task { for await event in events { Self.log(event) } } }
+        let pipeline = LivePipeline(source: source, frameLimit: frameLimit)
+        var pictures: Y4MFileDestination?
+        switch (output as NSString).pathExtension.lowercased() {
+        case "mp4": pipeline.add(MP4FileDestination(path: output), options: .recording())
+        case "y4m":
+            let decoded = Y4MFileDestination(path: output, registry: EngineSetup.registry())
+            pictures = decoded
+            pipeline.add(decoded, options: .recording())
+        default: pipeline.add(ADTSFileDestination(path: output), options: .recording())
+        }
+        if let audioOutput { pipeline.add(ADTSFileDestination(path: audioOutput), options: .recording()) }
+        if let address = source.localAddress {
+            printError("listening on rtmp://\(address)/\(url.app)/\(url.streamName)")
+        } else {
+            printError("playing \(url)")
+        }
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { pipeline.stop() }
+        let listener = Task {
+            var frames = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                let counts = source.statistics
+                let now = counts.videoFramesGood + counts.audioFramesGood
+                if now != frames { watchdog.noteArrival() }
+                frames = now
+            }
+        }
+        defer {
+            watchdog.cancel()
+            listener.cancel()
+        }
+        let report = try await pipeline.run()
+        if let format = source.streamDescription?.video { printError("video: \(format.codec.rawValue) \(format.width)x\(format.height)") }
+        if let format = source.streamDescription?.audio { printError("audio: AAC \(format.sampleRate) Hz, \(format.channelCount) channels") }
+        let counts = source.statistics
+        printError("received \(counts.videoFramesGood) video frames, \(counts.audioFramesGood) audio frames")
+        if let pictures { printError("decoded \(pictures.picturesWritten) pictures") }
+        for destination in report.destinations {
+            if let failure = destination.failure { throw CommandLineError.conflict("\(destination.name): \(failure)") }
+        }
+        return counts.videoFramesGood + counts.audioFramesGood > 0 ? 0 : 1
+    }
+
+    private static func log(_ event: RTMPServerEvent) {
+        switch event {
+        case let .publishing(path, from): printError("\(from) publishes \(path)")
+        case let .refused(request, reason): printError("refused \(request.role.rawValue) of \(request.path) from \(request.remoteAddress): \(reason)")
+        case let .failed(address, error): printError("\(address): \(error)")
+        default: break
+        }
+    }
+
+    /// `.flv` (the tags as they came) and Annex B, through ``RTMPRecording``.
+    private func recordTags() async throws -> Int32 {
         let loop = try EventLoop()
         defer { loop.shutdown() }
         let recording = try RTMPRecording(output: output, audioOutput: audioOutput)
@@ -29,16 +91,7 @@ struct RTMPReceive {
             let server = try RTMPServer(configuration: .allowing([path], address: try url.socketAddress()), on: loop)
             messages = server.subscribe(to: path)
             server.start()
-            Task {
-                for await event in server.events {
-                    switch event {
-                    case let .publishing(path, from): printError("\(from) publishes \(path)")
-                    case let .refused(request, reason): printError("refused \(request.role.rawValue) of \(request.path) from \(request.remoteAddress): \(reason)")
-                    case let .failed(address, error): printError("\(address): \(error)")
-                    default: break
-                    }
-                }
-            }
+            Task { for await event in server.events { Self.log(event) } }
             printError("listening on rtmp://\(server.localAddress)/\(path)")
             stop = { server.stop() }
         } else {
@@ -57,7 +110,7 @@ struct RTMPReceive {
         for await message in messages {
             watchdog.noteArrival()
             do {
-                if try await recording.take(message) { counted += 1 }
+                if try recording.take(message) { counted += 1 }
             } catch {
                 failure = error
                 break
@@ -66,7 +119,7 @@ struct RTMPReceive {
         }
         watchdog.cancel()
         await stop()
-        try await recording.finish()
+        try recording.finish()
         for line in recording.report { printError(line) }
         if let failure { throw failure }
         return recording.videoFrames + recording.audioFrames > 0 ? 0 : 1

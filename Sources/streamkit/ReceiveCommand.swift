@@ -1,13 +1,10 @@
-import Bitstream
 import Foundation
-import MediaCore
-import RTP
+import Live
 import Transport
 
-/// `streamkit receive (SDP_FILE | rtsp://URL) -o OUT`: receives RTP (from the ports an SDP file names, or from
-/// an RTSP server over UDP or TCP), rebuilds the access units through the jitter buffer and depacketizer —
-/// after a loss, frames are withheld until the next key frame, so nothing damaged is written — and writes
-/// them as Annex B, ADTS, or decoded Y4M. It prints what became of every frame and packet. From `rtmp[s]://`
+/// `streamkit receive (SDP_FILE | rtsp://URL) -o OUT`: a shell over the library's ``RTPSource`` / ``RTSPSource`` and
+/// ``LivePipeline`` — after a loss, frames are withheld until the next key frame, so nothing damaged is written — into
+/// Annex B, ADTS, MP4 or decoded Y4M. It prints what became of every frame and packet. From `rtmp[s]://`
 /// it plays a stream, and with `--listen` it is an RTMP ingest (see ``RTMPReceive``).
 struct ReceiveCommand {
     /// `SOURCE`.
@@ -29,13 +26,13 @@ struct ReceiveCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "receive", summary: "RTP (.sdp, rtsp://) or RTMP (rtmp[s]://, --listen as an ingest) → .h264/.h265/.aac/.y4m/.flv",
+        command: "receive", summary: "RTP (.sdp, rtsp://) or RTMP (rtmp[s]://, --listen as an ingest) → .h264/.h265/.aac/.mp4/.y4m/.flv",
         positionals: [source],
         options: [
             CommonOptions.output.required(), NetworkOptions.transport, frames, NetworkOptions.duration, idle,
             listen, audioOutput, caFile,
         ],
-        notes: ["OUTPUT: .h264/.264, .h265/.hevc (the video as received), .aac (ADTS) or .y4m (decoded); .flv for RTMP.",
+        notes: ["OUTPUT: .h264/.264, .h265/.hevc (the video as received), .aac (ADTS), .mp4 (video + audio, as received) or .y4m (decoded); .flv for RTMP.",
                 "RTMP: a wrong stream key is refused; --listen records until the publisher leaves.",
                 "Prints frames good / lost / withheld, packets lost / reordered / duplicated, jitter, and the A/V offset."])
 
@@ -57,9 +54,10 @@ struct ReceiveCommand {
         let isRTMP = lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://")
         switch (output as NSString).pathExtension.lowercased() {
         case "h264", "264", "h265", "265", "hevc", "aac", "y4m": break
+        case "mp4": break
         case "flv" where isRTMP: break
         default: throw .invalidValue(option: "--output", value: output, reason: "does not end in .h264, .h265, .aac or .y4m"
-                                        + (isRTMP ? " or .flv" : ""))
+                                        + (isRTMP ? ", .mp4 or .flv" : " or .mp4"))
         }
         rtmp = try Self.rtmpReceive(parsed, source: sourceWord, output: output, isRTMP: isRTMP)
         let isRTSP = sourceWord.lowercased().hasPrefix("rtsp://")
@@ -109,50 +107,65 @@ struct ReceiveCommand {
         }
     }
 
+    /// Receives RTP (an SDP file's ports or an RTSP server) through the library: a ``RTSPSource`` / ``RTPSource`` into
+    /// one file destination of ``LivePipeline``, then the statistics as sentences.
     private func receive() async throws -> Int32 {
-        let loop = try EventLoop()
-        defer { loop.shutdown() }
-        let source = sourceWord.lowercased().hasPrefix("rtsp://")
-            ? try await ReceivedPacketSource(rtspURL: sourceWord, transport: transport, on: loop)
-            : try ReceivedPacketSource(sdpFile: sourceWord, on: loop)
-        var session = try ReceivingSession(description: source.description, wantsAudio: output.lowercased().hasSuffix(".aac"))
-        printError("receiving \(session.summary)")
-        let writer = try ReceivedMediaWriter(path: output, videoCodec: session.videoCodec, audioFormat: session.audioFormat,
-                                             frameRate: session.frameRate)
-        let wanted = output.lowercased()
-        if let codec = session.videoCodec, !wanted.hasSuffix(".y4m"), !wanted.hasSuffix(".aac") {
-            let isHEVC = wanted.hasSuffix(".h265") || wanted.hasSuffix(".265") || wanted.hasSuffix(".hevc")
-            if isHEVC != (codec == .hevc) { throw CommandLineError.conflict("the stream's video is \(codec.rawValue), not what \(output) holds") }
+        let kind = (output as NSString).pathExtension.lowercased()
+        let tracks: ReceivedTracks = kind == "aac" ? .audio : .all
+        let source: any EncodedMediaSource
+        let statistics: @Sendable () -> ReceivedStreamStatistics
+        if sourceWord.lowercased().hasPrefix("rtsp://") {
+            let rtsp = RTSPSource(url: sourceWord, transport: transport, tracks: tracks)
+            (source, statistics) = (rtsp, { rtsp.statistics })
+        } else {
+            let rtp = RTPSource(sdpFile: sourceWord, tracks: tracks)
+            (source, statistics) = (rtp, { rtp.statistics })
         }
-        // A watchdog ends the packet stream on the time limit, silence or Ctrl-C.
-        // A watchdog ends the packet stream on the time limit, silence or Ctrl-C.
-        let started = ContinuousClock.now
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { await source.stop() }
-        var failure: (any Error)?
-        let ownSSRC = UInt32.random(in: 1...UInt32.max)
-        var lastReport = Duration.zero
-        for await packet in source.packets {
-            watchdog.noteArrival()
-            let arrival = ContinuousClock.now - started
-            do {
-                let done = try await session.take(packet, arrival: arrival, writer: writer, frameLimit: frameLimit)
-                if done { break }
-            } catch {
-                failure = error
-                break
+        let destination: any LiveDestination
+        var pictures: Y4MFileDestination?
+        switch kind {
+        case "aac": destination = ADTSFileDestination(path: output)
+        case "y4m":
+            let decoded = Y4MFileDestination(path: output, registry: EngineSetup.registry())
+            (destination, pictures) = (decoded, decoded)
+        case "mp4": destination = MP4FileDestination(path: output)
+        default: destination = AnnexBFileDestination(path: output)
+        }
+        let pipeline = LivePipeline(source: source, frameLimit: frameLimit)
+        pipeline.add(destination, options: .recording())
+        printError("receiving \(sourceWord) into \(output)")
+        // A watchdog ends the stream on the time limit, silence or Ctrl-C; it hears arrivals in the statistics.
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { pipeline.stop() }
+        let listener = Task {
+            var parsed = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                let now = statistics().rtp?.datagramsParsed ?? 0
+                if now != parsed { watchdog.noteArrival() }
+                parsed = now
             }
-            // RFC 3550 §6.2: receiver reports about once a second, where the sender's RTCP address is known.
-            if let sendRTCP = source.sendRTCP, arrival - lastReport >= .seconds(1) {
-                lastReport = arrival
-                for report in session.receiverReports(at: arrival, ssrc: ownSSRC) { await sendRTCP(report.bytes, report.track) }
-            }
+        }
+        let report: LiveReport
+        do {
+            report = try await pipeline.run()
+        } catch {
+            watchdog.cancel()
+            listener.cancel()
+            throw error
         }
         watchdog.cancel()
-        await source.stop()
-        try await session.finish(writer: writer)
-        let pictures = try await writer.finish()
-        for line in session.report(pictures: pictures) { printError(line) }
-        if let failure { throw failure }
-        return session.goodFrames > 0 ? 0 : 1
+        listener.cancel()
+        let seen = statistics()
+        for loss in seen.losses { printError(loss.description) }
+        for line in seen.summaryLines {
+            if line.hasPrefix("video frames:"), let pictures {
+                printError(line + " (\(pictures.picturesWritten) pictures decoded)")
+            } else {
+                printError(line)
+            }
+        }
+        if let failure = report.destinations.first?.failure { throw CommandLineError.conflict("\(output): \(failure)") }
+        let good = kind == "aac" ? seen.audioFramesGood : seen.videoFramesGood
+        return good > 0 ? 0 : 1
     }
 }

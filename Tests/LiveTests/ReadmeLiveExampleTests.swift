@@ -14,7 +14,7 @@ struct ReadmeLiveExampleTests {
         return String(source[begin.upperBound..<end.lowerBound])
     }
 
-    @Test("README.md shows the live examples this suite compiles, each at most 20 lines", arguments: ["going live", "serving and recording"])
+    @Test("README.md shows the live examples this suite compiles, each at most 20 lines", arguments: ["going live", "serving and recording", "receiving RTSP"])
     func readmeShowsTheTestedCode(name: String) throws {
         let example = try Self.example(name)
         #expect(example.split(separator: "\n").count <= 20)
@@ -48,5 +48,24 @@ struct ReadmeLiveExampleTests {
         let report = try await serveAndRecord(port: TestPorts.reserve(), to: path, frames: 45)
         #expect(report.destinations.allSatisfy { $0.failure == nil }, "\(report)")
         #expect(try await LiveTestSupport.videoFrameCount(path) == 45)
+    }
+
+    @Test("receiving RTSP: GStreamer's H.264 + AAC recorded into an MP4 that ffprobe reads, every picture in it", .needsRealTime,
+          .enabled(if: (GStreamerRTSPServer.isRunnable && ExternalTool.isRunnable("ffprobe")) || ProcessInfo.processInfo.environment["CI"] == "true"),
+          .timeLimit(.minutes(2)))
+    func receivingRTSP() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let server = try await GStreamerRTSPServer(port: TestPorts.reserve(), in: directory)
+        defer { Task { await server.stop() } }
+        let path = directory.appendingPathComponent("received.mp4").path
+        let statistics = try await receiveIntoMP4(from: server.url, to: path, frames: 60)
+        await server.stop()
+        #expect(statistics.videoFramesGood >= 60, "\(statistics.summaryLines)")
+        #expect(statistics.audioFramesGood > 0, "\(statistics.summaryLines)")
+        let codecs = try await ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name",
+                                                        "-of", "csv=p=0", path]).text
+        #expect(codecs.contains("h264,video") && codecs.contains("aac,audio"), "\(codecs)")
+        #expect(try await LiveTestSupport.videoFrameCount(path) == 60)
+        #expect(try await LiveTestSupport.pictureHashes(path).count == 60, "every picture decodes strictly")
     }
 }

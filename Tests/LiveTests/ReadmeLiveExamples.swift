@@ -34,3 +34,15 @@ func serveAndRecord(port: UInt16, to path: String, frames: Int) async throws -> 
     return try await pipeline.run()
 }
 // README example: serving and recording ends
+
+// README example: receiving RTSP begins
+/// Records an RTSP stream (a camera, a server) into an MP4 as it comes: no decoding, no re-encoding.
+func receiveIntoMP4(from url: String, to path: String, frames: Int) async throws -> ReceivedStreamStatistics {
+    let source = RTSPSource(url: url, transport: .tcp)    // or .udp; RTPSource(sdpFile:) for plain RTP
+    let pipeline = LivePipeline(source: source, frameLimit: frames)
+    pipeline.add(MP4FileDestination(path: path), options: .recording())
+    let report = try await pipeline.run()                 // the MP4 is finished when it returns
+    print(report)                                         // what each destination got
+    return source.statistics                              // frames good / lost / withheld, packets, jitter
+}
+// README example: receiving RTSP ends

@@ -45,6 +45,13 @@ struct ServeProofTests {
         #expect(report.videoGood > 20, "\(receiver.logs)")
         #expect(report.videoLost == 0)
         try await ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", received, "-f", "null", "-"])
+        // And into an MP4: both tracks, as received (no decoding), every good picture in it.
+        let recorded = directory.appendingPathComponent("received.mp4").path
+        let recorder = try await Streamkit.run(["receive", url, "-o", recorded, "--transport", "tcp", "--frames", "30"], in: directory)
+        #expect(ReceiveReport(recorder.standardError).videoGood >= 30, "\(recorder.logs)")
+        let streams = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames",
+                                                         "-of", "csv=p=0", recorded]).text
+        #expect(streams.contains("h264,30") && streams.contains("aac,"), "\(streams)")
         await server.stop()
     }
 }

@@ -1,23 +1,22 @@
 import Foundation
-import TestSupport
 
 /// GStreamer's RTSP server (gst-rtsp-server, through Debian's `/usr/bin/python3`): a real server we did
 /// not write, serving H.264 (rtph264pay, parameter sets in band) and AAC (rtpmp4gpay) at
 /// `rtsp://127.0.0.1:PORT/test`, one shared media for every client.
-struct GStreamerRTSPServer {
+public struct GStreamerRTSPServer: Sendable {
     /// The Python that has Debian's GStreamer bindings (the `python3` on PATH does not).
-    static let python = "/usr/bin/python3"
+    public static let python = "/usr/bin/python3"
 
     /// Whether the server can run here (or must, in CI).
-    static var isRunnable: Bool {
+    public static var isRunnable: Bool {
         ExternalTool.isCI || (FileManager.default.isExecutableFile(atPath: python)
             && (try? ExternalTool.run(python, ["-c", "import gi; gi.require_version('GstRtspServer', '1.0'); from gi.repository import GstRtspServer"]).status) == 0)
     }
 
     /// The running server.
-    let process: PeerProcess
+    public let process: PeerProcess
     /// Its URL.
-    let url: String
+    public let url: String
 
     /// Starts the server and waits until it listens.
     /// - Parameters:
@@ -27,7 +26,7 @@ struct GStreamerRTSPServer {
     ///   - password: the password.
     ///   - digest: whether it demands Digest (MD5) instead of Basic.
     /// - Throws: if it does not start or never listens.
-    init(port: UInt16, in directory: URL, user: String? = nil, password: String? = nil, digest: Bool = false) async throws {
+    public init(port: UInt16, in directory: URL, user: String? = nil, password: String? = nil, digest: Bool = false) async throws {
         let authentication = if let user, let password {
             """
             a = GstRtspServer.RTSPAuth(); t = GstRtspServer.RTSPToken()
@@ -68,5 +67,5 @@ struct GStreamerRTSPServer {
     }
 
     /// Stops the server.
-    func stop() async { await process.stop() }
+    public func stop() async { await process.stop() }
 }
