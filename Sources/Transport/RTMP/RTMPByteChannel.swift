@@ -61,5 +61,6 @@ extension RTMPByteChannel {
     /// The default for a channel whose ``send(_:)`` returns only once its bytes are gone, so that nothing is ever
     /// pending: returns at once.
     /// - Parameter limit: the most bytes that may still be pending.
+    /// - Throws: nothing here; a channel that buffers implements it and throws ``RTMPError/transport(_:)``.
     public func waitUntilPending(atMost limit: Int) async throws(RTMPError) {}
 }
