@@ -23,6 +23,10 @@ let package = Package(
         .library(name: "NativeH264", targets: ["NativeH264"]),
         .library(name: "NativeAAC", targets: ["NativeAAC"]),
         .library(name: "NativeH264Decoder", targets: ["NativeH264Decoder"]),
+        .library(name: "TransportErrors", targets: ["TransportErrors"]),
+        .library(name: "RTSPMessages", targets: ["RTSPMessages"]),
+        .library(name: "RTMPWire", targets: ["RTMPWire"]),
+        .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Live", targets: ["Live"]),
         // The umbrella: `import StreamKit` is all an app needs.
@@ -45,6 +49,9 @@ let package = Package(
         // The Linux headers the Glibc module leaves out (epoll, eventfd, TCP options), for POSIX alone.
         .target(name: "CPOSIXShims"),
         .target(name: "POSIX", dependencies: ["CPOSIXShims"]),
+        // TransportError and TLSError: the values the network layer fails with, held this low so that a protocol's
+        // wire syntax (RTMPError.transport) can name them without importing sockets (same layer as POSIX, which it uses).
+        .target(name: "TransportErrors", dependencies: ["POSIX"]),
         // Layer 2
         // H264 and HEVC read MediaCore's FormatDescription out of their decoder configuration records (layer 1).
         .target(name: "H264", dependencies: ["Bitstream", "MediaCore"]),
@@ -72,12 +79,23 @@ let package = Package(
         // Layer 4
         .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
         .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
+        // Each protocol's byte syntax, below the sockets: no event loop, no sockets, no Foundation networking.
+        // RTSP/1.0 messages, headers, interleaved frames and the Basic/Digest authentication syntax.
+        .target(name: "RTSPMessages", dependencies: ["Bitstream"]),
+        // RTMP: handshake, chunk stream, messages, control messages and events, commands over Containers' AMF0.
+        .target(name: "RTMPWire", dependencies: ["Bitstream", "Containers", "TransportErrors"]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .target(name: "Transport", dependencies: [
-            "POSIX", "MediaCore", "Bitstream", "Containers",
+        // The network layer: the epoll event loop, TCP and UDP, TLS (trait OpenSSL).
+        .target(name: "NetworkIO", dependencies: [
+            "POSIX", "TransportErrors",
             .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
+        ]),
+        // The protocol sessions (RTSP and RTMP clients, servers, publisher, ingest) and the adaptive send queue; it
+        // re-exports the network layer and the wire modules, so `import Transport` is all a caller needs.
+        .target(name: "Transport", dependencies: [
+            "NetworkIO", "TransportErrors", "RTSPMessages", "RTMPWire", "POSIX", "MediaCore", "Bitstream", "Containers",
         ]),
         // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
         .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore"]),
@@ -98,7 +116,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "Transport", "NativeH264Decoder"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -120,12 +138,12 @@ let package = Package(
         .testTarget(name: "NativeH264KernelsTests", dependencies: ["NativeH264Kernels", "TestSupport"]),
         .testTarget(name: "NativeH264Tests", dependencies: ["NativeH264", "CodecInterface", "NativeH264Kernels", "H264", "Bitstream", "MediaCore", "Capture", "Containers", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "NativeH264DecoderTests", dependencies: ["NativeH264Decoder", "NativeH264", "CodecInterface", "H264", "Bitstream", "MediaCore", "Capture", "Transport", "TestSupport", "CAllocationCounter"]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "POSIX", "Bitstream", "TestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "RTSPMessages", "POSIX", "Bitstream", "TestSupport"]),
         .testTarget(name: "MP4WriterTests", dependencies: ["Containers", "Codecs", "FFmpegEngine", "Capture", "MediaCore", "TestSupport"]),
         // End to end: stream/serve/receive and the RTSP client and publisher against ffmpeg, GStreamer, tshark.
         .testTarget(name: "StreamingTests", dependencies: ["Transport", "RTP", "POSIX", "MediaCore", "TestSupport"]),
         // RTMP against nginx-rtmp, ffmpeg and tshark, and hostile peers against our server (run one suite at a time).
-        .testTarget(name: "RTMPTests", dependencies: ["Transport", "Containers", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
+        .testTarget(name: "RTMPTests", dependencies: ["Transport", "RTMPWire", "Containers", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
         // The RTMP publisher: its send queue and adaptation, and publishing to nginx-rtmp and the modern FFmpeg.
         .testTarget(name: "RTMPPublisherTests", dependencies: ["Transport", "MediaCore", "POSIX", "TestSupport"]),
         // RTMPS through nginx (TLS termination in front of its RTMP module) and the RTMP ingest/player CLI

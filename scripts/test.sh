@@ -63,6 +63,7 @@ total=$SECONDS
 pass "install the peers" - scripts/install-dependencies.sh --engine
 [ "$failed" -eq 0 ] || exit 1
 
+pass "imports follow the layers" - scripts/check-layers.sh
 pass "pure Swift: build" - swift build --build-tests
 pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log swift test --skip-build
 pass "pure Swift: the real-time suites, one test at a time" .build/test-output-pure-real-time.log \

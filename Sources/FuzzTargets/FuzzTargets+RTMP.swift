@@ -1,5 +1,5 @@
 import Bitstream
-import Transport
+import RTMPWire
 
 extension FuzzTargets {
     /// The RTMP layer: the chunk-stream parser (Adobe RTMP specification 1.0 §5.3) on the input whole and cut where

@@ -1,4 +1,4 @@
-import Transport
+import RTSPMessages
 
 extension FuzzTargets {
     /// The RTSP layer: the stream parser (whole, and cut where the input says) with every request written back and

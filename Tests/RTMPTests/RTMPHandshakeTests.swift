@@ -1,5 +1,5 @@
 import Testing
-@testable import Transport
+@testable import RTMPWire
 
 /// The handshake (Adobe RTMP specification 1.0 §5.2) and the digest form Flash Player 9, ffmpeg and OBS send: the
 /// server's S1 carries a digest the client can check, its S2 is signed with a key from the client's digest.

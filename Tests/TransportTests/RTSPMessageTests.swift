@@ -1,6 +1,6 @@
 import Bitstream
 import Testing
-import Transport
+import RTSPMessages
 
 @Suite("RTSP message codec")
 struct RTSPMessageTests {

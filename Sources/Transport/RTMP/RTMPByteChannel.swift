@@ -20,6 +20,12 @@ public protocol RTMPByteChannel: Sendable {
     /// How many bytes were accepted but not yet sent (what a live sender watches to adapt its rate).
     var pendingByteCount: Int { get }
 
+    /// Suspends until at most `limit` bytes are pending — woken by the channel when its send buffer drains, never
+    /// by polling ``pendingByteCount``.
+    /// - Parameter limit: the most bytes that may still be pending when this returns.
+    /// - Throws: ``RTMPError/transport(_:)`` when the channel fails or closes meanwhile, or the task is cancelled.
+    func waitUntilPending(atMost limit: Int) async throws(RTMPError)
+
     /// Closes the channel; waiting calls end. Calling it again does nothing.
     func close()
 }
@@ -42,4 +48,19 @@ extension TCPConnection: RTMPByteChannel {
 
     /// ``TCPConnection/bufferedByteCount``.
     public var pendingByteCount: Int { bufferedByteCount }
+
+    /// ``TCPConnection/waitUntilBuffered(atMost:)`` for RTMP.
+    /// - Parameter limit: the most bytes that may still be pending.
+    /// - Throws: ``RTMPError/transport(_:)``.
+    public func waitUntilPending(atMost limit: Int) async throws(RTMPError) {
+        do { try await waitUntilBuffered(atMost: limit) } catch { throw .transport(error) }
+    }
+}
+
+extension RTMPByteChannel {
+    /// The default for a channel whose ``send(_:)`` returns only once its bytes are gone, so that nothing is ever
+    /// pending: returns at once.
+    /// - Parameter limit: the most bytes that may still be pending.
+    /// - Throws: nothing here; a channel that buffers implements it and throws ``RTMPError/transport(_:)``.
+    public func waitUntilPending(atMost limit: Int) async throws(RTMPError) {}
 }

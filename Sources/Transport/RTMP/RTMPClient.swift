@@ -334,6 +334,13 @@ public final class RTMPClient: Sendable {
     /// Bytes waiting in the send buffer: what a live publisher watches to lower its rate.
     public var pendingByteCount: Int { connection.pendingByteCount }
 
+    /// Suspends until at most `limit` bytes wait in the send buffer — woken as the socket drains, without polling.
+    /// - Parameter limit: the most bytes that may still be pending when this returns.
+    /// - Throws: ``RTMPError/transport(_:)`` when the connection fails or closes meanwhile, or the task is cancelled.
+    public func waitUntilPending(atMost limit: Int) async throws(RTMPError) {
+        try await connection.waitUntilPending(atMost: limit)
+    }
+
     /// Messages dropped because ``messages`` was full.
     public var droppedMessageCount: Int { state.withLock { $0.droppedMessages } }
 
@@ -354,7 +361,7 @@ public final class RTMPClient: Sendable {
             for streamID in played {
                 try? await send(RTMPCommand(name: "deleteStream", transactionID: nextTransactionID(), arguments: [.number(Double(streamID))]))
             }
-            for _ in 0..<100 where connection.pendingByteCount > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+            await connection.drain(within: .seconds(1))
         }
         connection.close()
         finish(.connectionClosed)

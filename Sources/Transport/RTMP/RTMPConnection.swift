@@ -288,6 +288,27 @@ public final class RTMPConnection: Sendable {
     /// Bytes accepted by the channel and not yet sent (the send queue a live publisher watches).
     public var pendingByteCount: Int { channel.pendingByteCount }
 
+    /// Suspends until at most `limit` bytes are pending in the channel, woken by the event loop as the socket
+    /// drains (``RTMPByteChannel/waitUntilPending(atMost:)``).
+    /// - Parameter limit: the most bytes that may still be pending when this returns.
+    /// - Throws: ``RTMPError/transport(_:)`` when the channel fails or closes meanwhile, or the task is cancelled.
+    public func waitUntilPending(atMost limit: Int) async throws(RTMPError) {
+        try await channel.waitUntilPending(atMost: limit)
+    }
+
+    /// Waits until everything sent so far has left the channel's buffer, or `timeout` has passed — before a close,
+    /// so that the last messages (a refusal's status, `deleteStream`) are not thrown away with the buffer.
+    /// - Parameter timeout: the longest wait.
+    func drain(within timeout: Duration) async {
+        guard channel.pendingByteCount > 0 else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await self.channel.waitUntilPending(atMost: 0) }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Closes the connection; the close handler is called with `nil`. Calling it again does nothing.
     public func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }

@@ -162,8 +162,9 @@ final class RTMPServerSession: Sendable {
     private func refuse(_ request: RTMPStreamRequest, code: String, reason: String, on streamID: UInt32) async throws(RTMPError) {
         server.report(.refused(request, reason: reason))
         try await status(RTMPStatus(level: "error", code: code, description: reason), on: streamID)
-        // Let the status leave before the connection closes.
-        for _ in 0..<50 where connection.pendingByteCount > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+        // Let the status leave our buffer (woken as the socket drains), then linger a moment before the close so
+        // that the peer reads it before our close can reset the connection (a timer, as SO_LINGER would be).
+        await connection.drain(within: .milliseconds(500))
         try? await Task.sleep(for: .milliseconds(100))
         connection.close()
     }

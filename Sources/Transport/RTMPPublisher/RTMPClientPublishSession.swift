@@ -48,12 +48,13 @@ struct RTMPClientPublishSession: RTMPPublishSession {
         try await waitForSendBuffer()
     }
 
-    /// Waits until the connection holds at most ``sendBufferGate`` bytes unsent.
+    /// Waits until the connection holds at most ``sendBufferGate`` bytes unsent: suspended until the event loop
+    /// finds the socket writable and the buffer drains below the gate — no polling.
     /// - Throws: the connection's failure, if it ends meanwhile.
     private func waitForSendBuffer() async throws {
-        while client.pendingByteCount > Self.sendBufferGate {
-            if let failure = client.failure { throw failure }
-            try await Task.sleep(for: .milliseconds(2))
+        if let failure = client.failure { throw failure }
+        do { try await client.waitUntilPending(atMost: Self.sendBufferGate) } catch {
+            throw client.failure ?? error
         }
     }
 

@@ -53,7 +53,7 @@ public struct RTSPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    func trimmingRTSPWhitespace() -> Substring {
+    package func trimmingRTSPWhitespace() -> Substring {
         let text = Substring(self)
         guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
         guard let last = text.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }

@@ -18,7 +18,35 @@ public final class TCPConnection: Sendable {
         var isFlushing = false
         var failure: TransportError?
         var spaceWaiters: [CheckedContinuation<Bool, Never>] = []
+        var drainWaiters: [DrainWaiter] = []
+        var nextDrainWaiterID: UInt64 = 0
         var isFlushScheduled = false
+
+        /// Takes the drain waiters whose bound the buffer now meets.
+        mutating func satisfiedDrainWaiters() -> [DrainWaiter] {
+            guard !drainWaiters.isEmpty else { return [] }
+            let count = buffer.count
+            let satisfied = drainWaiters.filter { $0.limit >= count }
+            if !satisfied.isEmpty { drainWaiters.removeAll { $0.limit >= count } }
+            return satisfied
+        }
+
+        /// Takes every waiter: the connection failed or closed.
+        mutating func allWaiters() -> (space: [CheckedContinuation<Bool, Never>], drain: [DrainWaiter]) {
+            defer {
+                spaceWaiters.removeAll()
+                drainWaiters.removeAll()
+            }
+            return (spaceWaiters, drainWaiters)
+        }
+    }
+
+    /// A task suspended in ``waitUntilBuffered(atMost:)``: resumed with `true` when the buffer holds at most `limit`
+    /// bytes, with `false` when the connection fails, closes or the task is cancelled.
+    private struct DrainWaiter {
+        var id: UInt64
+        var limit: Int
+        var continuation: CheckedContinuation<Bool, Never>
     }
 
     /// The peer's address.
@@ -184,6 +212,41 @@ public final class TCPConnection: Sendable {
         return fits
     }
 
+    /// Suspends until at most `limit` bytes wait in the send buffer — the kernel has taken the rest — without
+    /// polling: the event loop's writability wakes the flusher, which resumes this wait once the bound is met.
+    ///
+    /// `waitUntilBuffered(atMost: 0)` waits until everything written has been handed to the kernel (before a
+    /// close, say); a live sender waits with a larger bound to keep its backlog in its own queue.
+    /// - Parameter limit: the most bytes that may still be buffered when this returns.
+    /// - Throws: the connection's failure, ``TransportError/closed`` when it closes meanwhile,
+    ///   ``TransportError/cancelled`` when the calling task is cancelled.
+    public func waitUntilBuffered(atMost limit: Int) async throws(TransportError) {
+        let id = output.withLock { output in
+            defer { output.nextDrainWaiterID &+= 1 }
+            return output.nextDrainWaiterID
+        }
+        let met: Bool = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate = output.withLock { output -> Bool? in
+                    if output.failure != nil || Task.isCancelled { return false }
+                    if output.buffer.count <= limit { return true }
+                    output.drainWaiters.append(DrainWaiter(id: id, limit: limit, continuation: continuation))
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiter = output.withLock { output -> DrainWaiter? in
+                guard let index = output.drainWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return output.drainWaiters.remove(at: index)
+            }
+            waiter?.continuation.resume(returning: false)
+        }
+        guard !met else { return }
+        if let failure = output.withLock({ $0.failure }) { throw failure }
+        throw .cancelled
+    }
+
     /// How many bytes wait in the send buffer.
     public var bufferedByteCount: Int {
         output.withLock { $0.buffer.count }
@@ -198,12 +261,12 @@ public final class TCPConnection: Sendable {
     /// Calling it again does nothing.
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let waiters = output.withLock { output -> [CheckedContinuation<Bool, Never>] in
+        let waiters = output.withLock { output in
             output.failure = .closed
-            defer { output.spaceWaiters.removeAll() }
-            return output.spaceWaiters
+            return output.allWaiters()
         }
-        for waiter in waiters { waiter.resume(returning: false) }
+        for waiter in waiters.space { waiter.resume(returning: false) }
+        for waiter in waiters.drain { waiter.continuation.resume(returning: false) }
         registration.close()
         try? socket.close()
     }
@@ -240,7 +303,7 @@ public final class TCPConnection: Sendable {
     ///   when the kernel took everything: a writer that finds the kernel full right after must start a new one,
     ///   not see `isFlushing` still set by a flusher that is about to return.
     private func sendBuffered(flusher: Bool = false) throws(TransportError) -> (blocked: Bool, startFlusher: Bool) {
-        let (result, waiters) = try output.withLock { (output) throws(TransportError) -> ((Bool, Bool), [CheckedContinuation<Bool, Never>]) in
+        let (result, waiters, drained) = try output.withLock { (output) throws(TransportError) -> ((Bool, Bool), [CheckedContinuation<Bool, Never>], [DrainWaiter]) in
             if let failure = output.failure { throw failure }
             var failure: SystemError?
             var full = false
@@ -256,9 +319,9 @@ public final class TCPConnection: Sendable {
             if let failure {
                 if flusher { output.isFlushing = false }
                 output.failure = .system(failure)
-                let waiters = output.spaceWaiters
-                output.spaceWaiters.removeAll()
-                for waiter in waiters { waiter.resume(returning: false) }
+                let waiters = output.allWaiters()
+                for waiter in waiters.space { waiter.resume(returning: false) }
+                for waiter in waiters.drain { waiter.continuation.resume(returning: false) }
                 throw .system(failure)
             }
             var waiters: [CheckedContinuation<Bool, Never>] = []
@@ -269,9 +332,10 @@ public final class TCPConnection: Sendable {
             if flusher, !full { output.isFlushing = false }
             let start = full && !output.isFlushing
             if start { output.isFlushing = true }
-            return ((full, start), waiters)
+            return ((full, start), waiters, output.satisfiedDrainWaiters())
         }
         for waiter in waiters { waiter.resume(returning: true) }
+        for waiter in drained { waiter.continuation.resume(returning: true) }
         return result
     }
 

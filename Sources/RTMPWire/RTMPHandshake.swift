@@ -5,38 +5,38 @@
 /// later, ffmpeg, librtmp and OBS send — C1 carries a non-zero version and an HMAC-SHA256 digest at a position its
 /// bytes name — with an S1 that carries the server's digest and an S2 signed with a key derived from the client's
 /// digest, which those clients check before they go on.
-enum RTMPHandshake {
+package enum RTMPHandshake {
     /// The size of C1, C2, S1 and S2.
-    static let packetSize = 1536
+    package static let packetSize = 1536
     /// The protocol version of C0 and S0 (§5.2.2).
-    static let version: UInt8 = 3
+    package static let version: UInt8 = 3
 
     private static let keySuffix: [UInt8] = [
         0xF0, 0xEE, 0xC2, 0x4A, 0x80, 0x68, 0xBE, 0xE8, 0x2E, 0x00, 0xD0, 0xD1, 0x02, 0x9E, 0x7E, 0x57,
         0x6E, 0xEC, 0x5D, 0x2D, 0x29, 0x80, 0x6F, 0xAB, 0x93, 0xB8, 0xE6, 0x36, 0xCF, 0xEB, 0x31, 0xAE,
     ]
     /// "Genuine Adobe Flash Player 001" — the first 30 bytes sign a client's C1.
-    static let playerKey = Array("Genuine Adobe Flash Player 001".utf8) + keySuffix
+    package static let playerKey = Array("Genuine Adobe Flash Player 001".utf8) + keySuffix
     /// "Genuine Adobe Flash Media Server 001" — the first 36 bytes sign a server's S1; all 68 derive S2's key.
-    static let serverKey = Array("Genuine Adobe Flash Media Server 001".utf8) + keySuffix
+    package static let serverKey = Array("Genuine Adobe Flash Media Server 001".utf8) + keySuffix
 
     /// Where the digest sits in a 1536-byte packet, for either scheme: scheme 0 reads its offset from bytes
     /// 8–11, scheme 1 from bytes 772–775.
-    static func digestPosition(in packet: [UInt8], scheme: Int) -> Int {
+    package static func digestPosition(in packet: [UInt8], scheme: Int) -> Int {
         let base = scheme == 0 ? 8 : 772
         let sum = Int(packet[base]) + Int(packet[base + 1]) + Int(packet[base + 2]) + Int(packet[base + 3])
         return sum % 728 + base + 4
     }
 
     /// HMAC-SHA256 of the packet without the 32 digest bytes at `position`.
-    static func digest(of packet: [UInt8], skipping position: Int, key: ArraySlice<UInt8>) -> [UInt8] {
+    package static func digest(of packet: [UInt8], skipping position: Int, key: ArraySlice<UInt8>) -> [UInt8] {
         SHA256.hmac(key: Array(key), message: Array(packet[0..<position]) + Array(packet[(position + 32)...]))
     }
 
     /// C0 and C1 of the plain handshake: version 3, time 0, zero, 1528 pseudo-random bytes.
     /// - Parameter seed: seeds the random bytes (they need not be secret).
     /// - Returns: 1537 bytes.
-    static func clientHello(seed: UInt64) -> [UInt8] {
+    package static func clientHello(seed: UInt64) -> [UInt8] {
         var bytes = [version] + [UInt8](repeating: 0, count: 8)
         bytes += randomBytes(count: packetSize - 8, seed: seed)
         return bytes
@@ -45,7 +45,7 @@ enum RTMPHandshake {
     /// C2 for a server's S1 (§5.2.4): S1's time, our read time, S1's random bytes.
     /// - Parameter s1: the server's S1.
     /// - Returns: 1536 bytes.
-    static func clientAcknowledgement(of s1: [UInt8]) -> [UInt8] {
+    package static func clientAcknowledgement(of s1: [UInt8]) -> [UInt8] {
         var c2 = s1
         if c2.count >= 8 { for index in 4..<8 { c2[index] = 0 } }
         return c2
@@ -56,7 +56,7 @@ enum RTMPHandshake {
     ///   - c1: the client's 1536-byte C1.
     ///   - seed: seeds the random bytes.
     /// - Returns: 3073 bytes and whether the digest form was used.
-    static func serverResponse(to c1: [UInt8], seed: UInt64) -> (bytes: [UInt8], usedDigest: Bool) {
+    package static func serverResponse(to c1: [UInt8], seed: UInt64) -> (bytes: [UInt8], usedDigest: Bool) {
         var s1 = [UInt8](repeating: 0, count: 8) + randomBytes(count: packetSize - 8, seed: seed)
         guard c1.count == packetSize else { return ([version] + s1 + c1, false) }
         let clientVersion = c1[4..<8]
@@ -79,7 +79,7 @@ enum RTMPHandshake {
     }
 
     /// The scheme and digest of a C1 whose digest checks out under the player key, trying scheme 0 then 1.
-    static func validClientDigest(in c1: [UInt8]) -> (scheme: Int, digest: [UInt8])? {
+    package static func validClientDigest(in c1: [UInt8]) -> (scheme: Int, digest: [UInt8])? {
         for scheme in [0, 1] {
             let position = digestPosition(in: c1, scheme: scheme)
             let expected = digest(of: c1, skipping: position, key: playerKey[0..<30])
@@ -89,7 +89,7 @@ enum RTMPHandshake {
     }
 
     /// Whether a server's S1 carries a valid server digest (the digest form), for tests and clients that check.
-    static func hasValidServerDigest(_ s1: [UInt8]) -> Bool {
+    package static func hasValidServerDigest(_ s1: [UInt8]) -> Bool {
         guard s1.count == packetSize else { return false }
         for scheme in [0, 1] {
             let position = digestPosition(in: s1, scheme: scheme)
@@ -99,7 +99,7 @@ enum RTMPHandshake {
     }
 
     /// SplitMix64 bytes: the handshake's random field needs variety, not secrecy.
-    static func randomBytes(count: Int, seed: UInt64) -> [UInt8] {
+    package static func randomBytes(count: Int, seed: UInt64) -> [UInt8] {
         var state = seed
         var bytes = [UInt8]()
         bytes.reserveCapacity(count + 8)

@@ -1,3 +1,5 @@
+import TransportErrors
+
 /// Why an RTMP connection, handshake or command failed.
 ///
 /// Malformed input from a peer names where it went wrong: the chunk stream id, the message type and the byte offset

@@ -21,4 +21,13 @@ extension TLSConnection: RTMPByteChannel {
     public var pendingByteCount: Int {
         (transport as? TCPConnection)?.bufferedByteCount ?? 0
     }
+
+    /// Waits for the TCP connection under TLS to drain to `limit` bytes (``TCPConnection/waitUntilBuffered(atMost:)``);
+    /// over another transport, whose writes return once sent, returns at once.
+    /// - Parameter limit: the most bytes that may still be pending.
+    /// - Throws: ``RTMPError/transport(_:)``.
+    public func waitUntilPending(atMost limit: Int) async throws(RTMPError) {
+        guard let tcp = transport as? TCPConnection else { return }
+        do { try await tcp.waitUntilBuffered(atMost: limit) } catch { throw .transport(error) }
+    }
 }
