@@ -1,0 +1,228 @@
+import Bitstream
+
+/// One channel of a frame as the encoder codes it (long windows): the spectrum, its thresholds, and the
+/// choices that make an `individual_channel_stream()` (ISO/IEC 14496-3 §4.4.2.7, Table 4.50) — the
+/// scalefactor of each band (noise allocation: the coarsest quantiser whose error stays under the band's
+/// allowed noise), the quantised values, and the codebook of each band (``AACSectionPlanner``).
+struct AACChannelCoder: Sendable {
+    /// The long-window band offsets.
+    let offsets: [Int]
+    /// The bands above the encoder's bandwidth are never coded.
+    var cutoffBand: Int
+    /// The MDCT coefficients (16-bit scale).
+    var spectrum = [Float](repeating: 0, count: 1024)
+    /// `|x|^¾` of each coefficient.
+    var magnitudes34 = [Float](repeating: 0, count: 1024)
+    /// Each band's energy.
+    var energies: [Float]
+    /// Each band's masking threshold (allowed noise energy at a noise scale of 1).
+    var thresholds: [Float]
+    /// The smallest scalefactor that keeps each band's values at or below 8191.
+    var smallestScalefactors: [Int]
+    /// The chosen scalefactor of each band (meaningful where the band is not all zero).
+    var scalefactors: [Int]
+    /// Whether each band has a non-zero value.
+    var isCoded: [Bool]
+    /// The quantised values.
+    var quantized = [Int32](repeating: 0, count: 1024)
+    /// The codebook of each band (0 … 11).
+    var codebooks: [Int]
+    /// `global_gain`: the first coded band's scalefactor.
+    var globalGain = 100
+    private var costs: [Int]
+
+    /// Prepares a channel coder.
+    /// - Parameters:
+    ///   - offsets: the long-window band offsets.
+    ///   - cutoffBand: the first band never coded.
+    init(offsets: [Int], cutoffBand: Int) {
+        self.offsets = offsets
+        self.cutoffBand = cutoffBand
+        let bands = offsets.count - 1
+        energies = [Float](repeating: 0, count: bands)
+        thresholds = [Float](repeating: 0, count: bands)
+        smallestScalefactors = [Int](repeating: 0, count: bands)
+        scalefactors = [Int](repeating: 100, count: bands)
+        isCoded = [Bool](repeating: false, count: bands)
+        codebooks = [Int](repeating: 0, count: bands)
+        costs = [Int](repeating: AACSectionPlanner.impossible, count: bands * AACSectionPlanner.codebookCount)
+    }
+
+    /// The number of bands.
+    var bandCount: Int { offsets.count - 1 }
+
+    /// Computes `|x|^¾`, band energies and each band's smallest scalefactor from ``spectrum``.
+    mutating func prepare() {
+        for line in 0..<1024 {
+            let magnitude = abs(spectrum[line])
+            magnitudes34[line] = magnitude == 0 ? 0 : (magnitude * magnitude.squareRoot()).squareRoot()
+        }
+        for band in 0..<bandCount {
+            var energy: Float = 0
+            var largest: Float = 0
+            for line in offsets[band]..<offsets[band + 1] {
+                energy += spectrum[line] * spectrum[line]
+                largest = max(largest, magnitudes34[line])
+            }
+            energies[band] = energy
+            smallestScalefactors[band] = AACQuantizer.smallestScalefactor(forLargest: largest)
+        }
+    }
+
+    /// Chooses every band's scalefactor for an allowed noise of `thresholds × noiseScale` and quantises.
+    /// - Parameter noiseScale: the factor on every threshold (the rate loop's knob).
+    mutating func allocate(noiseScale: Float) {
+        var quantized: [Int32] = []
+        swap(&quantized, &self.quantized)
+        defer { swap(&quantized, &self.quantized) }
+        var isCoded: [Bool] = []
+        swap(&isCoded, &self.isCoded)
+        defer { swap(&isCoded, &self.isCoded) }
+        var scalefactors: [Int] = []
+        swap(&scalefactors, &self.scalefactors)
+        defer { swap(&scalefactors, &self.scalefactors) }
+        let (offsets, thresholds, energies, smallest, cutoffBand) = (offsets, thresholds, energies, smallestScalefactors, cutoffBand)
+        var globalGain = 100
+        defer { self.globalGain = globalGain }
+        AACInverseQuantizer.powerFourThirds.withUnsafeBufferPointer { powerBuffer in
+            spectrum.withUnsafeBufferPointer { spectrumBuffer in
+                magnitudes34.withUnsafeBufferPointer { magnitudesBuffer in
+                    quantized.withUnsafeMutableBufferPointer { quantizedBuffer in
+                        guard let power = powerBuffer.baseAddress, let x = spectrumBuffer.baseAddress,
+                              let x34 = magnitudesBuffer.baseAddress, let q = quantizedBuffer.baseAddress else { return }
+                        var previous = -1
+                        for band in 0..<(offsets.count - 1) {
+                            let start = offsets[band], count = offsets[band + 1] - start
+                            let allowed = thresholds[band] * noiseScale
+                            isCoded[band] = false
+                            for line in start..<(start + count) { q[line] = 0 }
+                            guard band < cutoffBand, energies[band] > allowed, energies[band] > 0 else { continue }
+                            // The coarsest scalefactor whose error stays within the allowed noise.
+                            var low = smallest[band], high = 255
+                            while low < high {
+                                let middle = (low + high + 1) / 2
+                                let error = AACQuantizer.quantize(x + start, x34 + start, count: count, scalefactor: middle,
+                                                                  into: nil, power: power).error
+                                if error <= allowed { low = middle } else { high = middle - 1 }
+                            }
+                            var sf = low
+                            // Neighbouring coded bands' scalefactors differ by at most 60 (Table 4.A.1).
+                            if previous >= 0 { sf = min(max(sf, previous - 60), previous + 60) }
+                            let largest = AACQuantizer.quantize(x + start, x34 + start, count: count, scalefactor: sf,
+                                                                into: q + start, power: power).largest
+                            guard largest > 0 else { continue }
+                            isCoded[band] = true
+                            scalefactors[band] = sf
+                            previous = sf
+                        }
+                        globalGain = isCoded.firstIndex(of: true).map { scalefactors[$0] } ?? 100
+                    }
+                }
+            }
+        }
+    }
+
+    /// The last coded band + 1: the `max_sfb` this channel needs.
+    var neededBands: Int { (isCoded.lastIndex(of: true) ?? -1) + 1 }
+
+    /// Chooses the codebooks of bands 0 ..< `maxSFB` and counts the channel's bits.
+    /// - Parameter maxSFB: the bands the stream codes (a channel pair shares it).
+    /// - Returns: the bits of `individual_channel_stream()` without `ics_info()`.
+    mutating func planSections(maxSFB: Int) -> Int {
+        let books = AACSectionPlanner.codebookCount
+        let impossible = AACSectionPlanner.impossible
+        var sideBits = 8 + 3
+        quantized.withUnsafeBufferPointer { quantizedBuffer in
+            guard let q = quantizedBuffer.baseAddress else { return }
+            for band in 0..<maxSFB {
+                let start = offsets[band], count = offsets[band + 1] - start
+                for c in 0..<books { costs[band * books + c] = impossible }
+                if !isCoded[band] {
+                    costs[band * books] = 0
+                    // Zeros in codebook 1 or 2 can join neighbouring sections (one more scalefactor bit).
+                    costs[band * books + 1] = AACSpectralCoder.bits(q + start, count: count, codebook: 1) + 1
+                    costs[band * books + 2] = AACSpectralCoder.bits(q + start, count: count, codebook: 2) + 1
+                    continue
+                }
+                var largest: Int32 = 0
+                for line in start..<(start + count) { largest = max(largest, abs(q[line])) }
+                let first = AACSpectralCoder.smallestCodebook(forLargest: Int(largest))
+                for c in first...min(first + 3, 11) {
+                    costs[band * books + c] = AACSpectralCoder.bits(q + start, count: count, codebook: c)
+                }
+            }
+        }
+        var sectionBits = 0
+        costs.withUnsafeBufferPointer { costBuffer in
+            codebooks.withUnsafeMutableBufferPointer { codebookBuffer in
+                guard let cost = costBuffer.baseAddress, let chosen = codebookBuffer.baseAddress else { return }
+                sectionBits = AACSectionPlanner.plan(costs: cost, bands: maxSFB, lengthBits: 5, codebooks: chosen)
+            }
+        }
+        for band in maxSFB..<bandCount { codebooks[band] = 0 }
+        var last = globalGain
+        let lengths = AACHuffmanCodebook.scalefactor.lengths
+        for band in 0..<maxSFB where isCoded[band] {
+            sideBits += Int(lengths[scalefactors[band] - last + 60])
+            last = scalefactors[band]
+        }
+        return sideBits + sectionBits
+    }
+
+    /// Writes `ics_info()` for a long window (§4.4.2.1, Table 4.6).
+    /// - Parameters:
+    ///   - maxSFB: `max_sfb`.
+    ///   - writer: receives the bits.
+    static func writeInfo(maxSFB: Int, to writer: inout BitWriter) {
+        writer.u(1, 0)  // ics_reserved_bit
+        writer.u(2, UInt32(AACWindowSequence.onlyLong.rawValue))
+        writer.u(1, UInt32(AACWindowShape.sine.rawValue))
+        writer.u(6, UInt32(maxSFB))
+        writer.u(1, 0)  // predictor_data_present
+    }
+
+    /// The bits of ``writeInfo(maxSFB:to:)``.
+    static let infoBits = 11
+
+    /// Writes `individual_channel_stream()` after ``planSections(maxSFB:)``.
+    /// - Parameters:
+    ///   - maxSFB: `max_sfb`.
+    ///   - commonWindow: whether a channel pair's `ics_info()` came before (it is not repeated).
+    ///   - writer: receives the bits.
+    func write(maxSFB: Int, commonWindow: Bool, to writer: inout BitWriter) {
+        writer.u(8, UInt32(globalGain))
+        if !commonWindow { Self.writeInfo(maxSFB: maxSFB, to: &writer) }
+        // section_data()
+        var band = 0
+        while band < maxSFB {
+            let book = codebooks[band]
+            var end = band
+            while end < maxSFB, codebooks[end] == book { end += 1 }
+            writer.u(4, UInt32(book))
+            var length = end - band
+            while length >= 31 { writer.u(5, 31); length -= 31 }
+            writer.u(5, UInt32(length))
+            band = end
+        }
+        // scale_factor_data()
+        let table = AACHuffmanCodebook.scalefactor
+        var last = globalGain
+        for band in 0..<maxSFB where codebooks[band] != 0 {
+            let sf = isCoded[band] ? scalefactors[band] : last
+            let index = sf - last + 60
+            writer.writeBits(UInt64(table.codewords[index]), count: Int(table.lengths[index]))
+            last = sf
+        }
+        writer.u(1, 0)  // pulse_data_present
+        writer.u(1, 0)  // tns_data_present
+        writer.u(1, 0)  // gain_control_data_present
+        // spectral_data()
+        quantized.withUnsafeBufferPointer { quantizedBuffer in
+            guard let q = quantizedBuffer.baseAddress else { return }
+            for band in 0..<maxSFB where codebooks[band] != 0 {
+                let start = offsets[band]
+                AACSpectralCoder.write(q + start, count: offsets[band + 1] - start, codebook: codebooks[band], to: &writer)
+            }
+        }
+    }
+}
