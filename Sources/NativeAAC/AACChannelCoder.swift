@@ -69,9 +69,21 @@ struct AACChannelCoder: Sendable {
         }
     }
 
-    /// Chooses every band's scalefactor for an allowed noise of `thresholds × noiseScale` and quantises.
-    /// - Parameter noiseScale: the factor on every threshold (the rate loop's knob).
-    mutating func allocate(noiseScale: Float) {
+    /// The largest `energy^¼` of the bands: the threshold lift at which every band is masked.
+    var largestEnergyRoot: Float {
+        var largest: Float = 0
+        for band in 0..<min(cutoffBand, bandCount) { largest = max(largest, energies[band].squareRoot().squareRoot()) }
+        return largest
+    }
+
+    /// Chooses every band's scalefactor for an allowed noise and quantises. The allowed noise of a band
+    /// is `threshold × noiseScale`, lifted to `(threshold^¼ + lift)⁴` when `lift` is positive: the
+    /// lift of 3GPP TS 26.403 §5.6.1.2, which raises quiet bands' thresholds relatively more than loud
+    /// ones', so the noise levels out across the spectrum as bits run short.
+    /// - Parameters:
+    ///   - noiseScale: the factor on every threshold.
+    ///   - lift: added to every threshold's fourth root (0: none).
+    mutating func allocate(noiseScale: Float, lift: Float = 0) {
         var quantized: [Int32] = []
         swap(&quantized, &self.quantized)
         defer { swap(&quantized, &self.quantized) }
@@ -93,7 +105,11 @@ struct AACChannelCoder: Sendable {
                         var previous = -1
                         for band in 0..<(offsets.count - 1) {
                             let start = offsets[band], count = offsets[band + 1] - start
-                            let allowed = thresholds[band] * noiseScale
+                            var allowed = thresholds[band] * noiseScale
+                            if lift > 0 {
+                                let root = thresholds[band].squareRoot().squareRoot() + lift
+                                allowed = root * root * root * root
+                            }
                             isCoded[band] = false
                             for line in start..<(start + count) { q[line] = 0 }
                             guard band < cutoffBand, energies[band] > allowed, energies[band] > 0 else { continue }

@@ -94,11 +94,13 @@ public struct NativeAACEncoder: Sendable {
         midSide = Array(repeating: [Bool](repeating: false, count: bands.longBandCount), count: layout.elements.count)
     }
 
-    /// The audio bandwidth at a rate: what FFmpeg's `aac` encoder keeps, by bits per channel.
+    /// The audio bandwidth at a rate: half as much again as FFmpeg's `aac` encoder keeps, by bits per
+    /// channel (the rate loop's threshold lift drops what the bits cannot carry; Zimtohrli scores on the
+    /// recordings at 64 kbit/s: jazz 3.61 → 4.15, orchestra 3.66 → 3.94 with the wider band).
     static func bandwidth(bitRate: Int, channelCount: Int, sampleRate: Int) -> Double {
         let perChannel = Double(bitRate) / Double(channelCount)
         let cutoff = min(max(perChannel / 5, perChannel * 15 / 32 - 5500), 3000 + perChannel / 4, 12000 + perChannel / 16, 22000)
-        return min(cutoff, Double(sampleRate) / 2)
+        return min(cutoff * 1.5, Double(sampleRate) / 2)
     }
 
     /// The first band starting at or above a frequency.
@@ -185,18 +187,18 @@ public struct NativeAACEncoder: Sendable {
         for coded in 0..<channelCount { coders[coded].prepare() }
         let budget = reservoir.budget(entropy: Double(entropy))
         // The rate loop: the smallest noise scale (in dB) whose frame fits the target.
-        var low: Float = -20, high: Float = 30
+        var low: Float = -40, high: Float = 40
         var best: Float?
         for _ in 0..<8 {
             let middle = (low + high) / 2
             if measure(noiseDecibels: middle) <= budget.target { best = middle; high = middle } else { low = middle }
         }
         var bits: Int
-        statistics.noiseToThresholdDecibels += Double(best ?? 30)
+        statistics.noiseToThresholdDecibels += Double(best ?? 40)
         if let best {
             bits = measure(noiseDecibels: best)
         } else {
-            bits = measure(noiseDecibels: 30)
+            bits = measure(noiseDecibels: 40)
             if bits > budget.limit { bits = measure(noiseDecibels: .infinity) }
         }
         let padding = reservoir.overflow(ifUsing: bits)
@@ -269,21 +271,29 @@ public struct NativeAACEncoder: Sendable {
 
     /// Allocates every channel at a noise scale and counts the frame's bits.
     private mutating func measure(noiseDecibels: Float) -> Int {
-        let scale = noiseDecibels.isFinite ? powf(10, noiseDecibels / 10) : .infinity
+        // Below 0 dB the thresholds scale down; above, they are lifted towards a level noise floor,
+        // reaching the loudest band's energy at 40.
+        let scale = noiseDecibels.isFinite ? powf(10, min(noiseDecibels, 0) / 10) : .infinity
+        var lift: Float = 0
+        if noiseDecibels > 0, noiseDecibels.isFinite {
+            var largest: Float = 0
+            for coded in 0..<channelCount { largest = max(largest, coders[coded].largestEnergyRoot) }
+            lift = min(noiseDecibels, 40) / 40 * largest
+        }
         var bits = 3  // ID_END
         var coded = 0
         for (element, kind) in layout.elements.enumerated() {
             bits += 3 + 4
             if kind == .pair {
-                coders[coded].allocate(noiseScale: scale)
-                coders[coded + 1].allocate(noiseScale: scale)
+                coders[coded].allocate(noiseScale: scale, lift: lift)
+                coders[coded + 1].allocate(noiseScale: scale, lift: lift)
                 let maxSFB = max(coders[coded].neededBands, coders[coded + 1].neededBands)
                 bits += 1 + AACChannelCoder.infoBits + 2
                 if midSideMode(element: element, maxSFB: maxSFB) == 1 { bits += maxSFB }
                 bits += coders[coded].planSections(maxSFB: maxSFB) + coders[coded + 1].planSections(maxSFB: maxSFB)
                 coded += 2
             } else {
-                coders[coded].allocate(noiseScale: scale)
+                coders[coded].allocate(noiseScale: scale, lift: lift)
                 bits += AACChannelCoder.infoBits + coders[coded].planSections(maxSFB: coders[coded].neededBands)
                 coded += 1
             }
