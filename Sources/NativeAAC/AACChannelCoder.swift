@@ -1,3 +1,4 @@
+import Foundation
 import Bitstream
 
 /// One channel of a frame as the encoder codes it (long windows): the spectrum, its thresholds, and the
@@ -29,16 +30,32 @@ struct AACChannelCoder: Sendable {
     var codebooks: [Int]
     /// `global_gain`: the first coded band's scalefactor.
     var globalGain = 100
+    /// Each band's tonality, 0 (noise) … 1 (a pure tone), from the psychoacoustic model.
+    var tonality: [Float]
+    /// Whether a band may be replaced by noise this frame (perceptual noise substitution, §4.6.13): noise-like
+    /// bands from ``noiseStartBand`` up, not in M/S.
+    var noiseAllowed: [Bool]
+    /// The first band perceptual noise substitution may take (`bandCount`: never).
+    var noiseStartBand: Int
+    /// Whether each band is coded as noise (`NOISE_HCB`).
+    var isNoise: [Bool]
+    /// The noise energy of each noise band, `2·log2(energy)` (§4.6.13.3), as coded.
+    var noiseEnergies: [Int]
     private var costs: [Int]
 
     /// Prepares a channel coder.
     /// - Parameters:
     ///   - offsets: the long-window band offsets.
     ///   - cutoffBand: the first band never coded.
-    init(offsets: [Int], cutoffBand: Int) {
+    init(offsets: [Int], cutoffBand: Int, noiseStartBand: Int) {
         self.offsets = offsets
         self.cutoffBand = cutoffBand
+        self.noiseStartBand = noiseStartBand
         let bands = offsets.count - 1
+        tonality = [Float](repeating: 1, count: bands)
+        noiseAllowed = [Bool](repeating: false, count: bands)
+        isNoise = [Bool](repeating: false, count: bands)
+        noiseEnergies = [Int](repeating: 0, count: bands)
         energies = [Float](repeating: 0, count: bands)
         thresholds = [Float](repeating: 0, count: bands)
         smallestScalefactors = [Int](repeating: 0, count: bands)
@@ -93,7 +110,11 @@ struct AACChannelCoder: Sendable {
         var scalefactors: [Int] = []
         swap(&scalefactors, &self.scalefactors)
         defer { swap(&scalefactors, &self.scalefactors) }
+        var isNoise: [Bool] = []
+        swap(&isNoise, &self.isNoise)
+        defer { swap(&isNoise, &self.isNoise) }
         let (offsets, thresholds, energies, smallest, cutoffBand) = (offsets, thresholds, energies, smallestScalefactors, cutoffBand)
+        let (noiseAllowed, tonality) = (noiseAllowed, tonality)
         var globalGain = 100
         defer { self.globalGain = globalGain }
         AACInverseQuantizer.powerFourThirds.withUnsafeBufferPointer { powerBuffer in
@@ -111,8 +132,13 @@ struct AACChannelCoder: Sendable {
                                 allowed = root * root * root * root
                             }
                             isCoded[band] = false
+                            isNoise[band] = false
                             for line in start..<(start + count) { q[line] = 0 }
                             guard band < cutoffBand, energies[band] > allowed, energies[band] > 0 else { continue }
+                            if noiseAllowed[band], tonality[band] < Self.noiseTonality {
+                                isNoise[band] = true
+                                continue
+                            }
                             // The coarsest scalefactor whose error stays within the allowed noise.
                             var low = smallest[band], high = 255
                             while low < high {
@@ -138,8 +164,15 @@ struct AACChannelCoder: Sendable {
         }
     }
 
+    /// The tonality below which a band may become noise.
+    static let noiseTonality: Float = 0.25
+
     /// The last coded band + 1: the `max_sfb` this channel needs.
-    var neededBands: Int { (isCoded.lastIndex(of: true) ?? -1) + 1 }
+    var neededBands: Int {
+        var last = bandCount - 1
+        while last >= 0, !isCoded[last], !isNoise[last] { last -= 1 }
+        return last + 1
+    }
 
     /// Chooses the codebooks of bands 0 ..< `maxSFB` and counts the channel's bits.
     /// - Parameter maxSFB: the bands the stream codes (a channel pair shares it).
@@ -153,6 +186,10 @@ struct AACChannelCoder: Sendable {
             for band in 0..<maxSFB {
                 let start = offsets[band], count = offsets[band + 1] - start
                 for c in 0..<books { costs[band * books + c] = impossible }
+                if isNoise[band] {
+                    costs[band * books + 13] = 0
+                    continue
+                }
                 if !isCoded[band] {
                     costs[band * books] = 0
                     // Zeros in codebook 1 or 2 can join neighbouring sections (one more scalefactor bit).
@@ -181,6 +218,17 @@ struct AACChannelCoder: Sendable {
         for band in 0..<maxSFB where isCoded[band] {
             sideBits += Int(lengths[scalefactors[band] - last + 60])
             last = scalefactors[band]
+        }
+        // Noise energies: the first as a 9-bit offset from global_gain − 90, then differences (±60).
+        var noise = globalGain - 90
+        var first = true
+        for band in 0..<maxSFB where isNoise[band] {
+            let wanted = Int((2 * log2(Double(max(energies[band], 1)))).rounded())
+            let value = first ? min(max(wanted, noise - 256, -100), noise + 255, 155) : min(max(wanted, noise - 60, -100), noise + 60, 155)
+            sideBits += first ? 9 : Int(lengths[value - noise + 60])
+            noiseEnergies[band] = value
+            noise = value
+            first = false
         }
         return sideBits + sectionBits
     }
@@ -223,7 +271,20 @@ struct AACChannelCoder: Sendable {
         // scale_factor_data()
         let table = AACHuffmanCodebook.scalefactor
         var last = globalGain
+        var noise = globalGain - 90
+        var firstNoise = true
         for band in 0..<maxSFB where codebooks[band] != 0 {
+            if codebooks[band] == 13 {
+                if firstNoise {
+                    writer.u(9, UInt32(noiseEnergies[band] - noise + 256))  // dpcm_noise_nrg
+                    firstNoise = false
+                } else {
+                    let index = noiseEnergies[band] - noise + 60
+                    writer.writeBits(UInt64(table.codewords[index]), count: Int(table.lengths[index]))
+                }
+                noise = noiseEnergies[band]
+                continue
+            }
             let sf = isCoded[band] ? scalefactors[band] : last
             let index = sf - last + 60
             writer.writeBits(UInt64(table.codewords[index]), count: Int(table.lengths[index]))
@@ -235,7 +296,7 @@ struct AACChannelCoder: Sendable {
         // spectral_data()
         quantized.withUnsafeBufferPointer { quantizedBuffer in
             guard let q = quantizedBuffer.baseAddress else { return }
-            for band in 0..<maxSFB where codebooks[band] != 0 {
+            for band in 0..<maxSFB where codebooks[band] != 0 && codebooks[band] != 13 {
                 let start = offsets[band]
                 AACSpectralCoder.write(q + start, count: offsets[band + 1] - start, codebook: codebooks[band], to: &writer)
             }

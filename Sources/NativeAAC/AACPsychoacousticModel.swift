@@ -74,11 +74,11 @@ struct AACPsychoacousticModel: Sendable {
     ///   - channel: which channel (for the pre-echo limit).
     ///   - energies: receives each band's energy.
     ///   - thresholds: receives each band's masking threshold (energy).
+    ///   - tonality: receives each band's tonality, 0 (noise) … 1 (a tone).
     /// - Returns: the perceptual entropy, in bits.
     mutating func analyze(_ spectrum: UnsafePointer<Float>, channel: Int, energies: inout [Float],
-                          thresholds: inout [Float]) -> Float {
+                          thresholds: inout [Float], tonality: inout [Float]) -> Float {
         let bands = bandCount
-        var tonality = [Float](repeating: 0, count: bands)
         for band in 0..<bands {
             var sum: Float = 0
             var logSum: Float = 0

@@ -6,12 +6,13 @@
 enum AACSectionPlanner {
     /// The cost that marks a codebook unable to code a band.
     static let impossible = Int.max / 4
-    /// The codebooks a section can take: 0 (all zero) and the spectral codebooks 1…11.
-    static let codebookCount = 12
+    /// The codebooks a section can take: 0 (all zero), the spectral codebooks 1…11, 12 (reserved, never
+    /// chosen) and 13 (`NOISE_HCB`, perceptual noise substitution).
+    static let codebookCount = 14
 
     /// Chooses the codebooks of the bands of one group.
     /// - Parameters:
-    ///   - costs: `bands × 12` bits, `costs[band * 12 + codebook]` (``impossible`` where it cannot code).
+    ///   - costs: `bands × 14` bits, `costs[band * 14 + codebook]` (``impossible`` where it cannot code).
     ///   - bands: the number of bands.
     ///   - lengthBits: `sect_len` bits: 5 for long windows, 3 for short.
     ///   - codebooks: receives each band's codebook.

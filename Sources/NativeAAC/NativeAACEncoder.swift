@@ -49,6 +49,8 @@ public struct NativeAACEncoder: Sendable {
     /// Input not yet coded, per input channel.
     private var pending: [[Float]]
     private var midSide: [[Bool]]
+    /// The element of each coded channel.
+    private let elementOfChannel: [Int]
     private var windowed = [Float](repeating: 0, count: 2048)
     private var scratch = [Float](repeating: 0, count: 2048)
 
@@ -80,15 +82,18 @@ public struct NativeAACEncoder: Sendable {
         model = AACPsychoacousticModel(offsets: bands.long, sampleRate: sampleRate, channelCount: channelCount)
         reservoir = AACBitReservoir(bitRate: bitRate, sampleRate: sampleRate, channelCount: channelCount)
         var coders: [AACChannelCoder] = []
-        var coded = 0
-        for element in layout.elements {
+        var elementOfChannel: [Int] = []
+        for (index, element) in layout.elements.enumerated() {
             for _ in 0..<(element == .pair ? 2 : 1) {
                 let cutoff = element == .lowFrequency ? 240.0 : Self.bandwidth(bitRate: bitRate, channelCount: channelCount, sampleRate: sampleRate)
-                coders.append(AACChannelCoder(offsets: bands.long, cutoffBand: Self.cutoffBand(cutoff, offsets: bands.long, sampleRate: sampleRate)))
-                coded += 1
+                coders.append(AACChannelCoder(offsets: bands.long, cutoffBand: Self.cutoffBand(cutoff, offsets: bands.long, sampleRate: sampleRate),
+                                              noiseStartBand: element == .lowFrequency ? bands.longBandCount
+                                                  : Self.noiseStartBand(bitRate: bitRate, channelCount: channelCount, offsets: bands.long, sampleRate: sampleRate)))
+                elementOfChannel.append(index)
             }
         }
         self.coders = coders
+        self.elementOfChannel = elementOfChannel
         history = Array(repeating: [Float](repeating: 0, count: 1024), count: channelCount)
         pending = Array(repeating: [], count: channelCount)
         midSide = Array(repeating: [Bool](repeating: false, count: bands.longBandCount), count: layout.elements.count)
@@ -101,6 +106,12 @@ public struct NativeAACEncoder: Sendable {
         let perChannel = Double(bitRate) / Double(channelCount)
         let cutoff = min(max(perChannel / 5, perChannel * 15 / 32 - 5500), 3000 + perChannel / 4, 12000 + perChannel / 16, 22000)
         return min(cutoff * 1.5, Double(sampleRate) / 2)
+    }
+
+    /// The first band perceptual noise substitution may take: from 4 kHz below 48 kbit/s per channel;
+    /// none above.
+    static func noiseStartBand(bitRate: Int, channelCount: Int, offsets: [Int], sampleRate: Int) -> Int {
+        bitRate / channelCount < 48000 ? cutoffBand(4000, offsets: offsets, sampleRate: sampleRate) : offsets.count - 1
     }
 
     /// The first band starting at or above a frequency.
@@ -121,6 +132,8 @@ public struct NativeAACEncoder: Sendable {
             for _ in 0..<(element == .pair ? 2 : 1) {
                 if element != .lowFrequency {
                     coders[coded].cutoffBand = Self.cutoffBand(cutoff, offsets: coders[coded].offsets, sampleRate: sampleRate)
+                    coders[coded].noiseStartBand = Self.noiseStartBand(bitRate: bitRate, channelCount: channelCount,
+                                                                       offsets: coders[coded].offsets, sampleRate: sampleRate)
                 }
                 coded += 1
             }
@@ -178,13 +191,20 @@ public struct NativeAACEncoder: Sendable {
         var entropy: Float = 0
         for coded in 0..<channelCount {
             let spectrum = coders[coded].spectrum
-            var energies = coders[coded].energies, thresholds = coders[coded].thresholds
-            entropy += model.analyze(spectrum, channel: coded, energies: &energies, thresholds: &thresholds)
+            var energies = coders[coded].energies, thresholds = coders[coded].thresholds, tonality = coders[coded].tonality
+            entropy += model.analyze(spectrum, channel: coded, energies: &energies, thresholds: &thresholds, tonality: &tonality)
             coders[coded].energies = energies
             coders[coded].thresholds = thresholds
+            coders[coded].tonality = tonality
         }
         decideMidSide()
-        for coded in 0..<channelCount { coders[coded].prepare() }
+        for coded in 0..<channelCount {
+            coders[coded].prepare()
+            let (element, start) = (elementOfChannel[coded], coders[coded].noiseStartBand)
+            for band in 0..<coders[coded].bandCount {
+                coders[coded].noiseAllowed[band] = band >= start && !(layout.elements[element] == .pair && midSide[element][band])
+            }
+        }
         let budget = reservoir.budget(entropy: Double(entropy))
         // The rate loop: the smallest noise scale (in dB) whose frame fits the target.
         var low: Float = -40, high: Float = 40
