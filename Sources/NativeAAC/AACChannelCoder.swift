@@ -1,15 +1,29 @@
 import Foundation
 import Bitstream
 
-/// One channel of a frame as the encoder codes it (long windows): the spectrum, its thresholds, and the
+/// One channel of a frame as the encoder codes it: the spectrum, its thresholds, and the
 /// choices that make an `individual_channel_stream()` (ISO/IEC 14496-3 §4.4.2.7, Table 4.50) — the
 /// scalefactor of each band (noise allocation: the coarsest quantiser whose error stays under the band's
 /// allowed noise), the quantised values, and the codebook of each band (``AACSectionPlanner``).
 struct AACChannelCoder: Sendable {
+    /// The offsets of the coding bands of this frame: the long-window bands, or for eight short windows
+    /// the bands of each window group one after the other, each band spanning its lines in every window of
+    /// the group (the order of `spectral_data()`, §4.6.3; ``spectrum`` is interleaved so).
+    private(set) var offsets: [Int]
     /// The long-window band offsets.
-    let offsets: [Int]
-    /// The bands above the encoder's bandwidth are never coded.
+    let longOffsets: [Int]
+    /// The short-window band offsets.
+    let shortOffsets: [Int]
+    /// The window sequence of this frame.
+    private(set) var sequence: AACWindowSequence = .onlyLong
+    /// The window groups of this frame (`[1]` for long windows).
+    private(set) var groupLengths = [1]
+    /// The bands of one window group.
+    private(set) var bandsPerGroup: Int
+    /// The long-window bands above the encoder's bandwidth are never coded.
     var cutoffBand: Int
+    /// The short-window band above the bandwidth.
+    var shortCutoffBand: Int
     /// The MDCT coefficients (16-bit scale).
     var spectrum = [Float](repeating: 0, count: 1024)
     /// `|x|^¾` of each coefficient.
@@ -35,8 +49,19 @@ struct AACChannelCoder: Sendable {
     /// Whether a band may be replaced by noise this frame (perceptual noise substitution, §4.6.13): noise-like
     /// bands from ``noiseStartBand`` up, not in M/S.
     var noiseAllowed: [Bool]
-    /// The first band perceptual noise substitution may take (`bandCount`: never).
-    var noiseStartBand: Int
+    /// The first band perceptual noise substitution may take (the band count: never).
+    var noiseStartBand: Int {
+        didSet { shortNoiseStartBand = Self.shortBand(matching: noiseStartBand, long: longOffsets, short: shortOffsets) }
+    }
+    /// The first short-window band noise substitution may take.
+    private(set) var shortNoiseStartBand = 0
+
+    /// The short-window band starting where a long-window band starts (or the band count past the end).
+    static func shortBand(matching longBand: Int, long: [Int], short: [Int]) -> Int {
+        guard longBand < long.count - 1 else { return short.count - 1 }
+        let line = long[longBand]
+        return short.firstIndex { $0 * 8 >= line } ?? short.count - 1
+    }
     /// Whether each band is coded as noise (`NOISE_HCB`).
     var isNoise: [Bool]
     /// The noise energy of each noise band, `2·log2(energy)` (§4.6.13.3), as coded.
@@ -45,13 +70,20 @@ struct AACChannelCoder: Sendable {
 
     /// Prepares a channel coder.
     /// - Parameters:
-    ///   - offsets: the long-window band offsets.
-    ///   - cutoffBand: the first band never coded.
-    init(offsets: [Int], cutoffBand: Int, noiseStartBand: Int) {
-        self.offsets = offsets
+    ///   - table: the band offsets of the sampling rate.
+    ///   - cutoffBand: the first long-window band never coded.
+    ///   - shortCutoffBand: the first short-window band never coded.
+    ///   - noiseStartBand: the first band noise substitution may take.
+    init(table: AACScalefactorBandTable, cutoffBand: Int, shortCutoffBand: Int, noiseStartBand: Int) {
+        offsets = table.long
+        longOffsets = table.long
+        shortOffsets = table.short
+        bandsPerGroup = table.longBandCount
         self.cutoffBand = cutoffBand
+        self.shortCutoffBand = shortCutoffBand
         self.noiseStartBand = noiseStartBand
-        let bands = offsets.count - 1
+        shortNoiseStartBand = Self.shortBand(matching: noiseStartBand, long: table.long, short: table.short)
+        let bands = max(table.longBandCount, 8 * table.shortBandCount)
         tonality = [Float](repeating: 1, count: bands)
         noiseAllowed = [Bool](repeating: false, count: bands)
         isNoise = [Bool](repeating: false, count: bands)
@@ -65,8 +97,39 @@ struct AACChannelCoder: Sendable {
         costs = [Int](repeating: AACSectionPlanner.impossible, count: bands * AACSectionPlanner.codebookCount)
     }
 
-    /// The number of bands.
+    /// The number of coding bands of this frame (all groups).
     var bandCount: Int { offsets.count - 1 }
+
+    /// Sets the frame's window sequence and grouping, and with them the coding bands.
+    /// - Parameters:
+    ///   - sequence: the window sequence.
+    ///   - groupLengths: for eight short windows, the windows of each group (summing to 8).
+    mutating func configure(sequence: AACWindowSequence, groupLengths: [Int]) {
+        self.sequence = sequence
+        if sequence.isShort {
+            self.groupLengths = groupLengths
+            bandsPerGroup = shortOffsets.count - 1
+            var virtual = [0]
+            for length in groupLengths {
+                for band in 0..<bandsPerGroup {
+                    virtual.append(virtual[virtual.count - 1] + length * (shortOffsets[band + 1] - shortOffsets[band]))
+                }
+            }
+            offsets = virtual
+        } else {
+            self.groupLengths = [1]
+            bandsPerGroup = longOffsets.count - 1
+            offsets = longOffsets
+        }
+    }
+
+    /// The band cutoff of this frame's windows.
+    var frameCutoff: Int { sequence.isShort ? shortCutoffBand : cutoffBand }
+
+    /// The coding bands below `max_sfb` in every group, in bitstream order.
+    func codedBands(maxSFB: Int) -> [Int] {
+        (0..<groupLengths.count).flatMap { group in (group * bandsPerGroup)..<(group * bandsPerGroup + maxSFB) }
+    }
 
     /// Computes `|x|^¾`, band energies and each band's smallest scalefactor from ``spectrum``.
     mutating func prepare() {
@@ -89,7 +152,9 @@ struct AACChannelCoder: Sendable {
     /// The largest `energy^¼` of the bands: the threshold lift at which every band is masked.
     var largestEnergyRoot: Float {
         var largest: Float = 0
-        for band in 0..<min(cutoffBand, bandCount) { largest = max(largest, energies[band].squareRoot().squareRoot()) }
+        for band in 0..<bandCount where band % bandsPerGroup < frameCutoff {
+            largest = max(largest, energies[band].squareRoot().squareRoot())
+        }
         return largest
     }
 
@@ -113,7 +178,8 @@ struct AACChannelCoder: Sendable {
         var isNoise: [Bool] = []
         swap(&isNoise, &self.isNoise)
         defer { swap(&isNoise, &self.isNoise) }
-        let (offsets, thresholds, energies, smallest, cutoffBand) = (offsets, thresholds, energies, smallestScalefactors, cutoffBand)
+        let (offsets, thresholds, energies, smallest, cutoffBand) = (offsets, thresholds, energies, smallestScalefactors, frameCutoff)
+        let bandsPerGroup = bandsPerGroup
         let (noiseAllowed, tonality) = (noiseAllowed, tonality)
         var globalGain = 100
         defer { self.globalGain = globalGain }
@@ -134,7 +200,7 @@ struct AACChannelCoder: Sendable {
                             isCoded[band] = false
                             isNoise[band] = false
                             for line in start..<(start + count) { q[line] = 0 }
-                            guard band < cutoffBand, energies[band] > allowed, energies[band] > 0 else { continue }
+                            guard band % bandsPerGroup < cutoffBand, energies[band] > allowed, energies[band] > 0 else { continue }
                             if noiseAllowed[band], tonality[band] < Self.noiseTonality {
                                 isNoise[band] = true
                                 continue
@@ -169,9 +235,9 @@ struct AACChannelCoder: Sendable {
 
     /// The last coded band + 1: the `max_sfb` this channel needs.
     var neededBands: Int {
-        var last = bandCount - 1
-        while last >= 0, !isCoded[last], !isNoise[last] { last -= 1 }
-        return last + 1
+        var needed = 0
+        for band in 0..<bandCount where isCoded[band] || isNoise[band] { needed = max(needed, band % bandsPerGroup + 1) }
+        return needed
     }
 
     /// Chooses the codebooks of bands 0 ..< `maxSFB` and counts the channel's bits.
@@ -181,9 +247,10 @@ struct AACChannelCoder: Sendable {
         let books = AACSectionPlanner.codebookCount
         let impossible = AACSectionPlanner.impossible
         var sideBits = 8 + 3
+        let coded = codedBands(maxSFB: maxSFB)
         quantized.withUnsafeBufferPointer { quantizedBuffer in
             guard let q = quantizedBuffer.baseAddress else { return }
-            for band in 0..<maxSFB {
+            for band in coded {
                 let start = offsets[band], count = offsets[band + 1] - start
                 for c in 0..<books { costs[band * books + c] = impossible }
                 if isNoise[band] {
@@ -206,23 +273,29 @@ struct AACChannelCoder: Sendable {
             }
         }
         var sectionBits = 0
+        for band in 0..<codebooks.count { codebooks[band] = 0 }
+        let lengthBits = sequence.isShort ? 3 : 5
+        let bandsPerGroup = bandsPerGroup
         costs.withUnsafeBufferPointer { costBuffer in
             codebooks.withUnsafeMutableBufferPointer { codebookBuffer in
                 guard let cost = costBuffer.baseAddress, let chosen = codebookBuffer.baseAddress else { return }
-                sectionBits = AACSectionPlanner.plan(costs: cost, bands: maxSFB, lengthBits: 5, codebooks: chosen)
+                for group in 0..<groupLengths.count {
+                    let first = group * bandsPerGroup
+                    sectionBits += AACSectionPlanner.plan(costs: cost + first * books, bands: maxSFB, lengthBits: lengthBits,
+                                                          codebooks: chosen + first)
+                }
             }
         }
-        for band in maxSFB..<bandCount { codebooks[band] = 0 }
         var last = globalGain
         let lengths = AACHuffmanCodebook.scalefactor.lengths
-        for band in 0..<maxSFB where isCoded[band] {
+        for band in coded where isCoded[band] {
             sideBits += Int(lengths[scalefactors[band] - last + 60])
             last = scalefactors[band]
         }
         // Noise energies: the first as a 9-bit offset from global_gain − 90, then differences (±60).
         var noise = globalGain - 90
         var first = true
-        for band in 0..<maxSFB where isNoise[band] {
+        for band in coded where isNoise[band] {
             let wanted = Int((2 * log2(Double(max(energies[band], 1)))).rounded())
             let value = first ? min(max(wanted, noise - 256, -100), noise + 255, 155) : min(max(wanted, noise - 60, -100), noise + 60, 155)
             sideBits += first ? 9 : Int(lengths[value - noise + 60])
@@ -233,20 +306,32 @@ struct AACChannelCoder: Sendable {
         return sideBits + sectionBits
     }
 
-    /// Writes `ics_info()` for a long window (§4.4.2.1, Table 4.6).
+    /// Writes `ics_info()` (§4.4.2.1, Table 4.6) of this frame's windows.
     /// - Parameters:
     ///   - maxSFB: `max_sfb`.
     ///   - writer: receives the bits.
-    static func writeInfo(maxSFB: Int, to writer: inout BitWriter) {
+    func writeInfo(maxSFB: Int, to writer: inout BitWriter) {
         writer.u(1, 0)  // ics_reserved_bit
-        writer.u(2, UInt32(AACWindowSequence.onlyLong.rawValue))
+        writer.u(2, UInt32(sequence.rawValue))
         writer.u(1, UInt32(AACWindowShape.sine.rawValue))
-        writer.u(6, UInt32(maxSFB))
-        writer.u(1, 0)  // predictor_data_present
+        if sequence.isShort {
+            writer.u(4, UInt32(maxSFB))
+            // scale_factor_grouping: bit 6 − i set when window i + 1 joins window i's group.
+            var grouping: UInt32 = 0
+            var window = 0
+            for length in groupLengths {
+                for member in 0..<length where member > 0 { grouping |= 1 << UInt32(6 - (window + member - 1)) }
+                window += length
+            }
+            writer.u(7, grouping)
+        } else {
+            writer.u(6, UInt32(maxSFB))
+            writer.u(1, 0)  // predictor_data_present
+        }
     }
 
-    /// The bits of ``writeInfo(maxSFB:to:)``.
-    static let infoBits = 11
+    /// The bits of ``writeInfo(maxSFB:to:)``: 11 for long windows, 15 for short ones.
+    var infoBits: Int { sequence.isShort ? 15 : 11 }
 
     /// Writes `individual_channel_stream()` after ``planSections(maxSFB:)``.
     /// - Parameters:
@@ -255,25 +340,31 @@ struct AACChannelCoder: Sendable {
     ///   - writer: receives the bits.
     func write(maxSFB: Int, commonWindow: Bool, to writer: inout BitWriter) {
         writer.u(8, UInt32(globalGain))
-        if !commonWindow { Self.writeInfo(maxSFB: maxSFB, to: &writer) }
+        if !commonWindow { writeInfo(maxSFB: maxSFB, to: &writer) }
         // section_data()
-        var band = 0
-        while band < maxSFB {
-            let book = codebooks[band]
-            var end = band
-            while end < maxSFB, codebooks[end] == book { end += 1 }
-            writer.u(4, UInt32(book))
-            var length = end - band
-            while length >= 31 { writer.u(5, 31); length -= 31 }
-            writer.u(5, UInt32(length))
-            band = end
+        let lengthBits = sequence.isShort ? 3 : 5
+        let escape = (1 << lengthBits) - 1
+        for group in 0..<groupLengths.count {
+            let first = group * bandsPerGroup
+            var band = first
+            while band < first + maxSFB {
+                let book = codebooks[band]
+                var end = band
+                while end < first + maxSFB, codebooks[end] == book { end += 1 }
+                writer.u(4, UInt32(book))
+                var length = end - band
+                while length >= escape { writer.u(lengthBits, UInt32(escape)); length -= escape }
+                writer.u(lengthBits, UInt32(length))
+                band = end
+            }
         }
+        let coded = codedBands(maxSFB: maxSFB)
         // scale_factor_data()
         let table = AACHuffmanCodebook.scalefactor
         var last = globalGain
         var noise = globalGain - 90
         var firstNoise = true
-        for band in 0..<maxSFB where codebooks[band] != 0 {
+        for band in coded where codebooks[band] != 0 {
             if codebooks[band] == 13 {
                 if firstNoise {
                     writer.u(9, UInt32(noiseEnergies[band] - noise + 256))  // dpcm_noise_nrg
@@ -296,7 +387,7 @@ struct AACChannelCoder: Sendable {
         // spectral_data()
         quantized.withUnsafeBufferPointer { quantizedBuffer in
             guard let q = quantizedBuffer.baseAddress else { return }
-            for band in 0..<maxSFB where codebooks[band] != 0 && codebooks[band] != 13 {
+            for band in coded where codebooks[band] != 0 && codebooks[band] != 13 {
                 let start = offsets[band]
                 AACSpectralCoder.write(q + start, count: offsets[band + 1] - start, codebook: codebooks[band], to: &writer)
             }

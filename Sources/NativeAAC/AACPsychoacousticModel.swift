@@ -21,6 +21,29 @@ struct AACPsychoacousticModel: Sendable {
     var bandCount: Int { offsets.count - 1 }
     /// The absolute threshold of each band, as energy in the encoder's spectral scale.
     let quietThreshold: [Float]
+    /// The threshold in quiet of each band of a transform, as energy in the encoder's spectral scale:
+    /// Terhardt's approximation at the band's most sensitive line, full scale at 96 dB SPL less 10 dB.
+    /// - Parameters:
+    ///   - offsets: the band offsets.
+    ///   - transformLength: N, 2048 or 256.
+    ///   - sampleRate: in Hz.
+    /// - Returns: one energy per band.
+    static func quietThresholds(offsets: [Int], transformLength: Int, sampleRate: Int) -> [Float] {
+        let lineWidth = Double(sampleRate) / Double(transformLength)
+        let fullScale = Double(transformLength) * Double(transformLength / 4) * 32768 * 32768
+        return (0..<(offsets.count - 1)).map { band in
+            var lowest = 200.0
+            for line in offsets[band]..<offsets[band + 1] { lowest = min(lowest, hearing((Double(line) + 0.5) * lineWidth)) }
+            return Float(fullScale * pow(10, (lowest - 96 - 10) / 10))
+        }
+    }
+
+    /// Terhardt's threshold in quiet, dB SPL, at a frequency (capped at 90 dB).
+    static func hearing(_ frequency: Double) -> Double {
+        let f = max(frequency, 20) / 1000
+        return min(3.64 * pow(f, -0.8) - 6.5 * exp(-0.6 * pow(f - 3.3, 2)) + 0.001 * pow(f, 4), 90)
+    }
+
     /// Spreading weights, `spreading[masker * bands + maskee]`.
     let spreading: [Float]
     /// Each band's centre in Bark.

@@ -41,6 +41,16 @@ public struct NativeAACEncoder: Sendable {
     /// For each coded channel (element order), the input channel it takes.
     private let inputChannel: [Int]
     private let transform = AACMDCT(length: 2048)
+    private let shortTransform = AACMDCT(length: 256)
+    /// One attack detector per coded channel.
+    private var detectors: [AACTransientDetector]
+    /// The window sequence of the last frame coded.
+    private var previousSequence: AACWindowSequence = .onlyLong
+    /// Whether the next frame to code must be short, and whether the frame after it must (a late attack
+    /// in the look-ahead block).
+    private var shortNow = false, lateCarry = false
+    /// The quiet threshold of each short-window band (energy, short-window scale).
+    private let shortQuiet: [Float]
     private var model: AACPsychoacousticModel
     private var coders: [AACChannelCoder]
     private var reservoir: AACBitReservoir
@@ -86,7 +96,8 @@ public struct NativeAACEncoder: Sendable {
         for (index, element) in layout.elements.enumerated() {
             for _ in 0..<(element == .pair ? 2 : 1) {
                 let cutoff = element == .lowFrequency ? 240.0 : Self.bandwidth(bitRate: bitRate, channelCount: channelCount, sampleRate: sampleRate)
-                coders.append(AACChannelCoder(offsets: bands.long, cutoffBand: Self.cutoffBand(cutoff, offsets: bands.long, sampleRate: sampleRate),
+                coders.append(AACChannelCoder(table: bands, cutoffBand: Self.cutoffBand(cutoff, offsets: bands.long, sampleRate: sampleRate),
+                                              shortCutoffBand: Self.cutoffBand(cutoff, offsets: bands.short.map { $0 * 8 }, sampleRate: sampleRate),
                                               noiseStartBand: element == .lowFrequency ? bands.longBandCount
                                                   : Self.noiseStartBand(bitRate: bitRate, channelCount: channelCount, offsets: bands.long, sampleRate: sampleRate)))
                 elementOfChannel.append(index)
@@ -94,9 +105,12 @@ public struct NativeAACEncoder: Sendable {
         }
         self.coders = coders
         self.elementOfChannel = elementOfChannel
+        detectors = Array(repeating: AACTransientDetector(), count: channelCount)
         history = Array(repeating: [Float](repeating: 0, count: 1024), count: channelCount)
         pending = Array(repeating: [], count: channelCount)
-        midSide = Array(repeating: [Bool](repeating: false, count: bands.longBandCount), count: layout.elements.count)
+        midSide = Array(repeating: [Bool](repeating: false, count: max(bands.longBandCount, 8 * bands.shortBandCount)),
+                        count: layout.elements.count)
+        shortQuiet = AACPsychoacousticModel.quietThresholds(offsets: bands.short, transformLength: 256, sampleRate: sampleRate)
     }
 
     /// The audio bandwidth at a rate: half as much again as FFmpeg's `aac` encoder keeps, by bits per
@@ -131,9 +145,10 @@ public struct NativeAACEncoder: Sendable {
         for element in layout.elements {
             for _ in 0..<(element == .pair ? 2 : 1) {
                 if element != .lowFrequency {
-                    coders[coded].cutoffBand = Self.cutoffBand(cutoff, offsets: coders[coded].offsets, sampleRate: sampleRate)
+                    coders[coded].cutoffBand = Self.cutoffBand(cutoff, offsets: coders[coded].longOffsets, sampleRate: sampleRate)
+                    coders[coded].shortCutoffBand = Self.cutoffBand(cutoff, offsets: coders[coded].shortOffsets.map { $0 * 8 }, sampleRate: sampleRate)
                     coders[coded].noiseStartBand = Self.noiseStartBand(bitRate: bitRate, channelCount: channelCount,
-                                                                       offsets: coders[coded].offsets, sampleRate: sampleRate)
+                                                                       offsets: coders[coded].longOffsets, sampleRate: sampleRate)
                 }
                 coded += 1
             }
@@ -155,9 +170,15 @@ public struct NativeAACEncoder: Sendable {
                 pending[channel].append(sample.isFinite ? min(max(sample, -2), 2) : 0)
             }
         }
+        return drain()
+    }
+
+    /// Codes every frame whose block and the block after it (the look-ahead that decides a LONG_START
+    /// window before an attack) are buffered.
+    private mutating func drain() -> [[UInt8]] {
         var frames: [[UInt8]] = []
         var consumed = 0
-        while (pending.first?.count ?? 0) - consumed >= 1024 {
+        while (pending.first?.count ?? 0) - consumed >= 2048 {
             frames.append(encodeFrame(from: consumed))
             consumed += 1024
         }
@@ -169,25 +190,30 @@ public struct NativeAACEncoder: Sendable {
     /// the overlap; then the encoder starts a new stream (priming again).
     /// - Returns: the last raw data blocks.
     public mutating func flush() -> [[UInt8]] {
-        var frames: [[UInt8]] = []
+        // The buffered blocks (the last one padded), one of silence that carries the overlap out, and a
+        // silent look-ahead block.
         let remaining = pending.first?.count ?? 0
-        if remaining > 0 {
-            for channel in 0..<channelCount { pending[channel] += [Float](repeating: 0, count: 1024 - remaining) }
-            frames.append(encodeFrame(from: 0))
-        }
-        for channel in 0..<channelCount { pending[channel] = [Float](repeating: 0, count: 1024) }
-        frames.append(encodeFrame(from: 0))
+        let blocks = (remaining + 1023) / 1024 + 1
+        for channel in 0..<channelCount { pending[channel] += [Float](repeating: 0, count: (blocks + 1) * 1024 - remaining) }
+        let frames = drain()
         for channel in 0..<channelCount {
             pending[channel].removeAll()
             history[channel] = [Float](repeating: 0, count: 1024)
         }
+        for index in detectors.indices { detectors[index].reset() }
+        (previousSequence, shortNow, lateCarry) = (.onlyLong, false, false)
         return frames
     }
 
     // MARK: - One frame
 
     private mutating func encodeFrame(from offset: Int) -> [UInt8] {
-        analyze(from: offset)
+        let sequence = chooseSequence(lookAhead: offset + 1024)
+        if sequence.isShort {
+            statistics.shortFrames += 1
+            return encodeShortFrame(from: offset)
+        }
+        analyze(from: offset, sequence: sequence)
         var entropy: Float = 0
         for coded in 0..<channelCount {
             let spectrum = coders[coded].spectrum
@@ -198,11 +224,140 @@ public struct NativeAACEncoder: Sendable {
             coders[coded].tonality = tonality
         }
         decideMidSide()
+        return finishFrame(entropy: entropy)
+    }
+
+    /// Chooses the frame's window sequence (§4.6.11.3.2, Table 4.102's transitions) from attacks in the
+    /// look-ahead block: an attack early in a block calls for short windows in the frame that codes that
+    /// block, a late one in the frame after; a long frame before short ones is LONG_START, after them
+    /// LONG_STOP.
+    private mutating func chooseSequence(lookAhead: Int) -> AACWindowSequence {
+        var early = false, late = false
+        for coded in 0..<channelCount where layout.elements[elementOfChannel[coded]] != .lowFrequency {
+            let input = inputChannel[coded]
+            if let position = detectors[coded].attack(in: pending[input][lookAhead..<(lookAhead + 1024)]) {
+                if position < 512 { early = true } else { late = true }
+            }
+        }
+        let thisShort = shortNow || previousSequence == .longStart
+        let nextShort = lateCarry || early
+        lateCarry = late
+        shortNow = nextShort
+        let sequence: AACWindowSequence
+        if thisShort {
+            sequence = .eightShort
+        } else if nextShort {
+            // A long window cannot both come out of short windows and go into them.
+            sequence = previousSequence == .eightShort ? .eightShort : .longStart
+        } else {
+            sequence = previousSequence == .eightShort ? .longStop : .onlyLong
+        }
+        previousSequence = sequence
+        return sequence
+    }
+
+    /// Codes a frame of eight short windows (§4.6.11.3.2, EIGHT_SHORT_SEQUENCE): eight MDCTs of 256
+    /// samples, grouped where consecutive windows have similar energy, thresholds from each band's energy.
+    private mutating func encodeShortFrame(from offset: Int) -> [UInt8] {
+        let window = AACWindows.sineShort
+        var shortSpectra = [[Float]](repeating: [Float](repeating: 0, count: 1024), count: channelCount)
+        var windowEnergy = [Float](repeating: 0, count: 8)
+        for coded in 0..<channelCount {
+            let input = inputChannel[coded]
+            var frame = [Float](repeating: 0, count: 2048)
+            for n in 0..<1024 {
+                frame[n] = history[input][n] * 32768
+                frame[1024 + n] = pending[input][offset + n] * 32768
+                history[input][n] = pending[input][offset + n]
+            }
+            if layout.elements[elementOfChannel[coded]] == .lowFrequency {
+                // The LFE stays long (§4.5.2.1.3): a plain long window.
+                for n in 0..<1024 {
+                    windowed[n] = frame[n] * AACWindows.sineLong[n]
+                    windowed[1024 + n] = frame[1024 + n] * AACWindows.sineLong[1023 - n]
+                }
+                coders[coded].configure(sequence: .onlyLong, groupLengths: [1])
+                transformLong(into: coded)
+                let spectrum = coders[coded].spectrum
+                var energies = coders[coded].energies, thresholds = coders[coded].thresholds, tonality = coders[coded].tonality
+                _ = model.analyze(spectrum, channel: coded, energies: &energies, thresholds: &thresholds, tonality: &tonality)
+                coders[coded].energies = energies
+                coders[coded].thresholds = thresholds
+                coders[coded].tonality = tonality
+                continue
+            }
+            for w in 0..<8 {
+                let base = 448 + 128 * w
+                for n in 0..<128 {
+                    windowed[n] = frame[base + n] * window[n]
+                    windowed[128 + n] = frame[base + 128 + n] * window[127 - n]
+                }
+                windowed.withUnsafeBufferPointer { inputBuffer in
+                    scratch.withUnsafeMutableBufferPointer { scratchBuffer in
+                        shortSpectra[coded].withUnsafeMutableBufferPointer { outputBuffer in
+                            guard let input = inputBuffer.baseAddress, let scratch = scratchBuffer.baseAddress,
+                                  let output = outputBuffer.baseAddress else { return }
+                            shortTransform.forward(input, into: output + 128 * w, scale: 2, scratch: scratch)
+                        }
+                    }
+                }
+                for k in 0..<128 { windowEnergy[w] += shortSpectra[coded][128 * w + k] * shortSpectra[coded][128 * w + k] }
+            }
+        }
+        // Groups: a window joins the previous one's group unless its energy differs by more than 4×.
+        var groups: [Int] = [1]
+        for w in 1..<8 {
+            let (a, b) = (windowEnergy[w - 1] + 1, windowEnergy[w] + 1)
+            if b > 4 * a || a > 4 * b { groups.append(1) } else { groups[groups.count - 1] += 1 }
+        }
+        var entropy: Float = 0
+        for coded in 0..<channelCount where layout.elements[elementOfChannel[coded]] != .lowFrequency {
+            coders[coded].configure(sequence: .eightShort, groupLengths: groups)
+            // Interleave: group by group, band by band, window by window (the order of spectral_data()).
+            let short = coders[coded].shortOffsets
+            var line = 0
+            var window = 0
+            for length in groups {
+                for band in 0..<(short.count - 1) {
+                    for member in 0..<length {
+                        for k in short[band]..<short[band + 1] {
+                            coders[coded].spectrum[line] = shortSpectra[coded][128 * (window + member) + k]
+                            line += 1
+                        }
+                    }
+                }
+                window += length
+            }
+            coders[coded].prepare()
+            let bandsPerGroup = short.count - 1
+            for band in 0..<coders[coded].bandCount {
+                let length = groups[band / bandsPerGroup]
+                let energy = coders[coded].energies[band]
+                // A noise-like masking index of 8 dB, never below the threshold in quiet.
+                coders[coded].thresholds[band] = max(energy * 0.16, shortQuiet[band % bandsPerGroup] * Float(length))
+                coders[coded].tonality[band] = 0
+                if energy > coders[coded].thresholds[band] {
+                    let lines = Float(coders[coded].offsets[band + 1] - coders[coded].offsets[band])
+                    entropy += lines * 0.5 * log2(energy / coders[coded].thresholds[band])
+                }
+            }
+        }
+        decideMidSide()
+        // Short frames carry attacks: they may draw more on the reservoir.
+        return finishFrame(entropy: entropy * 1.5)
+    }
+
+    /// Prepares every channel's coding, runs the rate loop and writes the frame.
+    private mutating func finishFrame(entropy: Float) -> [UInt8] {
         for coded in 0..<channelCount {
             coders[coded].prepare()
-            let (element, start) = (elementOfChannel[coded], coders[coded].noiseStartBand)
+            let element = elementOfChannel[coded]
+            let isShort = coders[coded].sequence.isShort
+            let start = isShort ? coders[coded].shortNoiseStartBand : coders[coded].noiseStartBand
+            let bandsPerGroup = coders[coded].bandsPerGroup
             for band in 0..<coders[coded].bandCount {
-                coders[coded].noiseAllowed[band] = band >= start && !(layout.elements[element] == .pair && midSide[element][band])
+                coders[coded].noiseAllowed[band] = band % bandsPerGroup >= start
+                    && !(layout.elements[element] == .pair && midSide[element][band])
             }
         }
         let budget = reservoir.budget(entropy: Double(entropy))
@@ -230,17 +385,32 @@ public struct NativeAACEncoder: Sendable {
         return bytes
     }
 
-    /// Windows and transforms every channel's next 2048 samples.
-    private mutating func analyze(from offset: Int) {
+    /// Windows and transforms every channel's next 2048 samples with a long window of the sequence
+    /// (ONLY_LONG, LONG_START or LONG_STOP; the LFE always ONLY_LONG).
+    private mutating func analyze(from offset: Int, sequence: AACWindowSequence) {
         let window = AACWindows.sineLong
+        let short = AACWindows.sineShort
         for coded in 0..<channelCount {
             let input = inputChannel[coded]
+            let own = layout.elements[elementOfChannel[coded]] == .lowFrequency ? AACWindowSequence.onlyLong : sequence
+            coders[coded].configure(sequence: own, groupLengths: [1])
             for n in 0..<1024 {
-                windowed[n] = history[input][n] * 32768 * window[n]
+                var rising = window[n]
+                if own == .longStop { rising = n < 448 ? 0 : (n < 576 ? short[n - 448] : 1) }
+                var falling = window[1023 - n]
+                if own == .longStart { falling = n < 448 ? 1 : (n < 576 ? short[127 - (n - 448)] : 0) }
+                windowed[n] = history[input][n] * 32768 * rising
                 let sample = pending[input][offset + n]
-                windowed[1024 + n] = sample * 32768 * window[1023 - n]
+                windowed[1024 + n] = sample * 32768 * falling
                 history[input][n] = sample
             }
+            transformLong(into: coded)
+        }
+    }
+
+    /// The long MDCT of ``windowed`` into a channel's spectrum.
+    private mutating func transformLong(into coded: Int) {
+        do {
             windowed.withUnsafeBufferPointer { input in
                 scratch.withUnsafeMutableBufferPointer { scratch in
                     coders[coded].spectrum.withUnsafeMutableBufferPointer { output in
@@ -308,13 +478,13 @@ public struct NativeAACEncoder: Sendable {
                 coders[coded].allocate(noiseScale: scale, lift: lift)
                 coders[coded + 1].allocate(noiseScale: scale, lift: lift)
                 let maxSFB = max(coders[coded].neededBands, coders[coded + 1].neededBands)
-                bits += 1 + AACChannelCoder.infoBits + 2
-                if midSideMode(element: element, maxSFB: maxSFB) == 1 { bits += maxSFB }
+                bits += 1 + coders[coded].infoBits + 2
+                if midSideMode(element: element, maxSFB: maxSFB) == 1 { bits += maxSFB * coders[coded].groupLengths.count }
                 bits += coders[coded].planSections(maxSFB: maxSFB) + coders[coded + 1].planSections(maxSFB: maxSFB)
                 coded += 2
             } else {
                 coders[coded].allocate(noiseScale: scale, lift: lift)
-                bits += AACChannelCoder.infoBits + coders[coded].planSections(maxSFB: coders[coded].neededBands)
+                bits += coders[coded].infoBits + coders[coded].planSections(maxSFB: coders[coded].neededBands)
                 coded += 1
             }
         }
@@ -323,7 +493,8 @@ public struct NativeAACEncoder: Sendable {
 
     /// `ms_mask_present`: 0 none, 1 per band, 2 every band.
     private func midSideMode(element: Int, maxSFB: Int) -> Int {
-        let used = midSide[element].prefix(maxSFB)
+        let channel = elementOfChannel.firstIndex(of: element) ?? 0
+        let used = coders[channel].codedBands(maxSFB: maxSFB).map { midSide[element][$0] }
         if maxSFB > 0, used.allSatisfy({ $0 }) { return 2 }
         return used.contains(true) ? 1 : 0
     }
@@ -348,10 +519,12 @@ public struct NativeAACEncoder: Sendable {
                 writer.u(4, UInt32(tag))
                 let maxSFB = max(coders[coded].neededBands, coders[coded + 1].neededBands)
                 writer.u(1, 1)  // common_window
-                AACChannelCoder.writeInfo(maxSFB: maxSFB, to: &writer)
+                coders[coded].writeInfo(maxSFB: maxSFB, to: &writer)
                 let mode = midSideMode(element: element, maxSFB: maxSFB)
                 writer.u(2, UInt32(mode))
-                if mode == 1 { for band in 0..<maxSFB { writer.u(1, midSide[element][band] ? 1 : 0) } }
+                if mode == 1 {
+                    for band in coders[coded].codedBands(maxSFB: maxSFB) { writer.u(1, midSide[element][band] ? 1 : 0) }
+                }
                 coders[coded].write(maxSFB: maxSFB, commonWindow: true, to: &writer)
                 coders[coded + 1].write(maxSFB: maxSFB, commonWindow: true, to: &writer)
                 coded += 2
@@ -387,6 +560,8 @@ public struct AACEncoderStatistics: Sendable, Hashable {
     public var bytes = 0
     /// Bands coded as mid/side.
     public var midSideBands = 0
+    /// Frames coded with eight short windows (attacks).
+    public var shortFrames = 0
     /// Bits of fill elements added to hold the average rate.
     public var paddingBits = 0
     /// The sum over frames of the noise-to-mask ratio the rate loop settled on, in dB (divide by

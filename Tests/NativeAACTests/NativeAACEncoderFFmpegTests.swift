@@ -39,6 +39,40 @@ struct NativeAACEncoderFFmpegTests {
         #expect(abs(rate / Double(bitRate) - 1) < 0.1)
     }
 
+    /// Attacks (bursts of a tone over a quiet one) switch the encoder to short windows — LONG_START,
+    /// EIGHT_SHORT with grouping, LONG_STOP — and FFmpeg decodes them as our decoder does.
+    @Test(arguments: [(1, 44100, 64000), (2, 48000, 96000)])
+    func attacksUseShortWindows(_ channels: Int, _ sampleRate: Int, _ bitRate: Int) throws {
+        let count = sampleRate * 3 / 2
+        let planar = (0..<channels).map { channel in
+            (0..<count).map { n -> Float in
+                let t = Double(n) / Double(sampleRate)
+                let burst = (n + channel * 3000) % (sampleRate / 4) < sampleRate / 100
+                return Float(burst ? 0.7 * sin(2 * Double.pi * 2500 * t) : 0.02 * sin(2 * Double.pi * 300 * t))
+            }
+        }
+        let (frames, encoder) = try AACEncoderOracle.encode(planar, sampleRate: sampleRate, bitRate: bitRate)
+        let bytes = try AACEncoderOracle.adts(frames, sampleRate: sampleRate, channels: channels)
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("attacks.aac")
+        try Data(bytes).write(to: url)
+        let decoding = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
+        #expect(decoding.standardError.isEmpty, "ffmpeg: \(decoding.standardError)")
+        let reference = decoding.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let ours = try AACOracle.nativeDecode(bytes)
+        let difference = AACOracle.compare(ours.samples, reference, channels: channels)
+        let snr = AACEncoderOracle.snr(input: planar, decoded: reference, channels: channels)
+        print("attacks, \(channels) ch: \(encoder.statistics.shortFrames) short frames of \(frames.count), SNR "
+              + "\(String(format: "%.1f", snr)) dB; ours vs FFmpeg \(difference)")
+        #expect(encoder.statistics.shortFrames >= 6)
+        #expect(ours.statistics.shortWindowStreams >= 6 * channels)
+        #expect(ours.statuses.allSatisfy { $0 == .decoded })
+        #expect(difference.maximum <= 1.0 / 16384)
+        #expect(difference.rms <= 1.0 / 131072)
+        #expect(snr > 8)
+    }
+
     /// The recordings (real music and speech): the bit rate within ±5 % of the target over each, and
     /// FFmpeg decodes the stream without a warning. (MOS against FFmpeg's encoder: scripts/benchmark-aac-encoder.sh.)
     @Test(.requiresMedia, arguments: [64000, 128000])
