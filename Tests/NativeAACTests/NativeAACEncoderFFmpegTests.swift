@@ -65,8 +65,9 @@ struct NativeAACEncoderFFmpegTests {
         let snr = AACEncoderOracle.snr(input: planar, decoded: reference, channels: channels)
         print("attacks, \(channels) ch: \(encoder.statistics.shortFrames) short frames of \(frames.count), SNR "
               + "\(String(format: "%.1f", snr)) dB; ours vs FFmpeg \(difference)")
-        #expect(encoder.statistics.shortFrames >= 6)
-        #expect(ours.statistics.shortWindowStreams >= 6 * channels)
+        // Six bursts; the first, at the very start, has no past to stand out from (it is not an attack).
+        #expect(encoder.statistics.shortFrames >= 5)
+        #expect(ours.statistics.shortWindowStreams >= 5 * channels)
         #expect(ours.statuses.allSatisfy { $0 == .decoded })
         #expect(difference.maximum <= 1.0 / 16384)
         #expect(difference.rms <= 1.0 / 131072)
