@@ -231,7 +231,7 @@ struct AACChannelCoder: Sendable {
     }
 
     /// The tonality below which a band may become noise.
-    static let noiseTonality: Float = 0.25
+    static let noiseTonality: Float = 0.5
 
     /// The last coded band + 1: the `max_sfb` this channel needs.
     var neededBands: Int {
