@@ -47,21 +47,10 @@ struct AACChannelCoder: Sendable {
     /// Each band's tonality, 0 (noise) … 1 (a pure tone), from the psychoacoustic model.
     var tonality: [Float]
     /// Whether a band may be replaced by noise this frame (perceptual noise substitution, §4.6.13): noise-like
-    /// bands from ``noiseStartBand`` up, not in M/S.
+    /// bands of long frames from ``noiseStartBand`` up, not in M/S.
     var noiseAllowed: [Bool]
     /// The first band perceptual noise substitution may take (the band count: never).
-    var noiseStartBand: Int {
-        didSet { shortNoiseStartBand = Self.shortBand(matching: noiseStartBand, long: longOffsets, short: shortOffsets) }
-    }
-    /// The first short-window band noise substitution may take.
-    private(set) var shortNoiseStartBand = 0
-
-    /// The short-window band starting where a long-window band starts (or the band count past the end).
-    static func shortBand(matching longBand: Int, long: [Int], short: [Int]) -> Int {
-        guard longBand < long.count - 1 else { return short.count - 1 }
-        let line = long[longBand]
-        return short.firstIndex { $0 * 8 >= line } ?? short.count - 1
-    }
+    var noiseStartBand: Int
     /// Whether each band is coded as noise (`NOISE_HCB`).
     var isNoise: [Bool]
     /// The noise energy of each noise band, `2·log2(energy)` (§4.6.13.3), as coded.
@@ -82,7 +71,6 @@ struct AACChannelCoder: Sendable {
         self.cutoffBand = cutoffBand
         self.shortCutoffBand = shortCutoffBand
         self.noiseStartBand = noiseStartBand
-        shortNoiseStartBand = Self.shortBand(matching: noiseStartBand, long: table.long, short: table.short)
         let bands = max(table.longBandCount, 8 * table.shortBandCount)
         tonality = [Float](repeating: 1, count: bands)
         noiseAllowed = [Bool](repeating: false, count: bands)

@@ -351,12 +351,12 @@ public struct NativeAACEncoder: Sendable {
     private mutating func finishFrame(entropy: Float) -> [UInt8] {
         for coded in 0..<channelCount {
             coders[coded].prepare()
-            let element = elementOfChannel[coded]
+            // Noise substitution in long frames only: in short ones it smears the attack they are there for
+            // (Zimtohrli at 32 kbit/s mono, tabla: 3.67 with it, 4.10 without).
+            let (element, start) = (elementOfChannel[coded], coders[coded].noiseStartBand)
             let isShort = coders[coded].sequence.isShort
-            let start = isShort ? coders[coded].shortNoiseStartBand : coders[coded].noiseStartBand
-            let bandsPerGroup = coders[coded].bandsPerGroup
             for band in 0..<coders[coded].bandCount {
-                coders[coded].noiseAllowed[band] = band % bandsPerGroup >= start
+                coders[coded].noiseAllowed[band] = !isShort && band >= start
                     && !(layout.elements[element] == .pair && midSide[element][band])
             }
         }
