@@ -4,7 +4,7 @@
 # Installs FFmpeg's libraries with apt when missing, builds with the FFmpeg engine, then records.
 # With --pure, or where FFmpeg's libraries cannot be installed, it builds with the toolchain alone
 # (`swift build`, no traits): the pure-Swift native engine records the H.264 video (Constrained
-# Baseline), and there is no audio (no AAC encoder without FFmpeg).
+# Baseline) and the AAC-LC audio.
 # Extra arguments go to `streamkit record` (for example: --codec hevc -o test.h265 --frames 300).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ if [ "$pure" = 0 ]; then
         swift build -c release --traits FFmpeg --product streamkit
         exec "$(swift build -c release --traits FFmpeg --show-bin-path)/streamkit" record "$@"
     fi
-    echo "demo: FFmpeg's libraries are not available; building without them (the native engine records the video, no audio)" >&2
+    echo "demo: FFmpeg's libraries are not available; building without them (the native engine records video and audio)" >&2
 fi
 swift build -c release --product streamkit
-exec "$(swift build -c release --show-bin-path)/streamkit" record --no-audio "$@"
+exec "$(swift build -c release --show-bin-path)/streamkit" record "$@"

@@ -31,7 +31,7 @@ public struct CodecEngineRegistry: Sendable {
     }
 
     /// Whether some engine of the registry encodes a codec — for a pipeline that carries on without a track
-    /// this build cannot encode (a pure-Swift build has no AAC encoder) instead of failing.
+    /// no engine here can encode (a registry without an AAC encoder) instead of failing.
     /// - Parameter codec: the codec, for example ``CodecType/aac``.
     /// - Returns: `true` when at least one engine encodes it.
     public func canEncode(_ codec: CodecType) -> Bool {

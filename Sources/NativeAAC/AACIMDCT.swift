@@ -36,10 +36,29 @@ public struct AACIMDCT: Sendable {
     public func inverse(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, scale: Float,
                         scratch: UnsafeMutablePointer<Float>) {
         let m = length / 2
+        let u = scratch + m
+        dctIV(input, into: u, scale: scale, scratch: scratch)
+        let half = m / 2
+        for n in 0..<half { output[n] = u[n + half] }
+        for n in half..<(3 * half) { output[n] = -u[3 * half - 1 - n] }
+        for n in (3 * half)..<length { output[n] = -u[n - 3 * half] }
+    }
+
+    /// The DCT-IV of size M = N/2 at the heart of both transforms:
+    /// `u[n] = scale · Σ_{k<M} X[k] · cos(π/M · (n + ½)(k + ½))`. The IMDCT unfolds its output; the
+    /// forward MDCT (``AACMDCT``) folds its input into it.
+    /// - Parameters:
+    ///   - input: M values.
+    ///   - output: room for M values (not overlapping `scratch`'s first M).
+    ///   - scale: the factor applied to every output value.
+    ///   - scratch: room for M floats of work space.
+    public func dctIV(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, scale: Float,
+                      scratch: UnsafeMutablePointer<Float>) {
+        let m = length / 2
         let quarter = m / 2
         let real = scratch
         let imaginary = scratch + quarter
-        let u = scratch + m
+        let u = output
         twiddleCos.withUnsafeBufferPointer { cosines in
             twiddleSin.withUnsafeBufferPointer { sines in
                 for j in 0..<quarter {
@@ -62,10 +81,6 @@ public struct AACIMDCT: Sendable {
                 }
             }
         }
-        let half = m / 2
-        for n in 0..<half { output[n] = u[n + half] }
-        for n in half..<(3 * half) { output[n] = -u[3 * half - 1 - n] }
-        for n in (3 * half)..<length { output[n] = -u[n - 3 * half] }
     }
 
     /// The same transform computed term by term (O(N²)); for tests.

@@ -4,7 +4,7 @@ import NativeAAC
 
 /// The `native` codec engine: ``NativeH264Encoder`` and ``NativeH264Decoder`` behind the session API —
 /// H.264 Constrained Baseline (CAVLC, I and P pictures) in pure Swift, with no C library, both ways — and the
-/// pure-Swift AAC-LC decoder (`NativeAACAudioDecoder`). The H.264 decoder refuses what it does not implement yet
+/// pure-Swift AAC-LC encoder and decoder (`NativeAACAudioEncoder`, `NativeAACAudioDecoder`). The H.264 decoder refuses what it does not implement yet
 /// (CABAC, B slices, interlace, FMO, 8x8 transform) with ``CodecError/undecodableFrame(_:reason:)``.
 ///
 /// It honours ``CompressionConfiguration/averageBitRate``, ``CompressionConfiguration/dataRateLimits``,
@@ -34,12 +34,12 @@ public struct NativeCodecEngine: CodecEngine {
     public let isHardware = false
     /// A one-line description for `streamkit engines`.
     public var summary: String {
-        "pure-Swift H.264 encoder and decoder (Constrained Baseline, CAVLC, I/P pictures) and AAC-LC decoder"
+        "pure-Swift H.264 encoder and decoder (Constrained Baseline, CAVLC, I/P pictures) and AAC-LC encoder and decoder"
             + (threadLimit.map { ", at most \($0) thread\($0 == 1 ? "" : "s")" } ?? "")
     }
-    /// H.264, encode and decode; AAC, decode.
+    /// H.264 and AAC, encode and decode.
     public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: true),
-                               EngineCapability(codec: .aac, canEncode: false, canDecode: true)]
+                               EngineCapability(codec: .aac, canEncode: true, canDecode: true)]
     /// The most threads an encoder may use (`streamkit encode --threads N`); nil: all cores.
     public let threadLimit: Int?
     /// Receives every reconstructed picture (`streamkit encode --recon`), if set.
@@ -86,12 +86,14 @@ public struct NativeCodecEngine: CodecEngine {
         return NativeVideoDecoder(output: output)
     }
 
-    /// The native engine has no audio encoder.
+    /// Makes the pure-Swift AAC-LC encoder (`NativeAACAudioEncoder`).
     /// - Parameter configuration: the audio session's properties.
-    /// - Returns: never.
-    /// - Throws: ``CodecError/noEngine(_:)``.
+    /// - Returns: an encoder of raw AAC-LC frames with 1024 samples of priming, as FFmpeg's `aac`.
+    /// - Throws: ``CodecError/noEngine(_:)`` for a codec other than AAC;
+    ///   ``CodecError/invalidConfiguration(property:reason:)`` for a rate or channel count AAC cannot carry.
     public func makeAudioEncoder(_ configuration: AudioEncoderConfiguration) throws(CodecError) -> any AudioEncoder {
-        throw .noEngine("engine native has no audio encoder (it decodes AAC-LC)")
+        guard configuration.codec == .aac else { throw .noEngine("engine native cannot encode \(configuration.codec.rawValue) audio") }
+        return try NativeAACAudioEncoder(configuration: configuration)
     }
 
     /// Makes the pure-Swift AAC-LC decoder.

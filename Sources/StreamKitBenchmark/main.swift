@@ -13,6 +13,7 @@
 //   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
 //   streamkit-benchmark native-modes FILE.y4m [--qps 40,45,51] [--frames 30] [--keyint 30] [--out DIR]
 //   streamkit-benchmark aac-decode FILE.aac [--loops 20] [--rounds 3]
+//   streamkit-benchmark aac-encode IN.wav OUT.aac [--bitrate 128000] [--rounds 3]
 //   streamkit-benchmark native-decode FILE.264 [--rounds 3] [--yuv OUT.yuv]
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
@@ -82,6 +83,13 @@ try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
     },
     BenchmarkCommand(name: "aac-decode", synopsis: "FILE.aac [--loops N] [--rounds N]", input: .path) {
         try benchmarkAACDecode(path: $0.path, loops: $0.option("--loops", default: 20, minimum: 1), rounds: $0.option("--rounds", default: 3, minimum: 1))
+    },
+    BenchmarkCommand(name: "aac-encode", synopsis: "IN.wav OUT.aac [--bitrate BPS] [--rounds N]", input: .path) {
+        guard let output = $0.arguments.dropFirst().first, !output.hasPrefix("--") else {
+            fail("usage: streamkit-benchmark aac-encode IN.wav OUT.aac [--bitrate BPS] [--rounds N]", code: 2)
+        }
+        try benchmarkAACEncode(input: $0.path, output: output, bitRate: $0.option("--bitrate", default: 128_000, minimum: 1),
+                               rounds: $0.option("--rounds", default: 3, minimum: 1))
     },
     BenchmarkCommand(name: "native-decode", synopsis: "FILE.264 [--rounds N] [--yuv OUT.yuv]", input: .bytes) {
         let arguments = Array($0.arguments)
