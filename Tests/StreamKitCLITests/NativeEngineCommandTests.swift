@@ -32,6 +32,6 @@ struct NativeEngineCommandTests {
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("--recon writes the native encoder's reconstruction"), "\(refused.standardError)")
         let engines = try CLI.run(["engines"])
-        #expect(engines.text.contains("  native: encode h264; decode h264, aac — pure-Swift H.264 encoder and decoder"), "\(engines.text)")
+        #expect(engines.text.contains("  native: encode h264, aac; decode h264, aac — pure-Swift H.264 encoder and decoder"), "\(engines.text)")
     }
 }
