@@ -49,7 +49,9 @@ struct NetworkDestinationProofTests {
         #expect(pictures == recorded, "ffmpeg decoded \(pictures.count) of 60 pictures from RTP, as recorded\n\(ffmpeg.logs)")
         if LiveTestSupport.encodesAudio {
             #expect(sdpText.contains("m=audio \(port + 2) RTP/AVP 97"), "\(sdpText)")
-            #expect(audio >= sent.audioFramesSent - 2 && audio > 0, "ffmpeg decoded \(audio) of \(sent.audioFramesSent) AAC frames\n\(ffmpeg.logs)")
+            // A plain-RTP receiver may miss a few frames at its edges (what ffmpeg reads while it probes the two streams,
+            // what is in flight at the BYE): at most 4 of about 95 (85 ms), measured 0 to 3 on a loaded machine.
+            #expect(audio >= sent.audioFramesSent - 4 && audio > 0, "ffmpeg decoded \(audio) of \(sent.audioFramesSent) AAC frames\n\(ffmpeg.logs)")
         }
     }
 
