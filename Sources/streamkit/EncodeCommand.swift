@@ -202,7 +202,7 @@ struct EncodeCommand {
             configuration.delivery = .waitForSlowest
             let pipeline = LivePipeline(video: video, audio: audio, configuration: configuration)
             pipeline.add(destination, options: .recording())
-            let report = try await LiveLaunch(input: .camera, options: options).run(pipeline, label: "encode")
+            let report = try await LiveLaunch.run(pipeline, label: "encode")
             try reconstruction?.finish()
             if video != nil {
                 guard report.picturesEncoded > 0 else { try Self.discard(output, reason: EncodeFailure.noFrames(input: inputName, output: output)) }

@@ -95,7 +95,7 @@ struct LiveLaunch: Sendable {
     private var pacing: Pacing { realTime ? .realTime : .asFastAsPossible }
     private var delivery: Delivery { realTime ? .dropWhenBehind : .waitForSlowest }
 
-    /// Runs a pipeline until its input ends, the frame limit, `seconds`, or Ctrl-C, printing each event as
+    /// Runs a pipeline until its input ends, the frame limit, ``seconds``, or Ctrl-C, printing each event as
     /// `label: event`.
     /// - Parameters:
     ///   - pipeline: the pipeline, its destinations added.
@@ -103,6 +103,18 @@ struct LiveLaunch: Sendable {
     /// - Returns: what it did.
     /// - Throws: ``LiveError`` when it could not run.
     func run(_ pipeline: LivePipeline, label: String) async throws(LiveError) -> LiveReport {
+        try await Self.run(pipeline, label: label, seconds: seconds)
+    }
+
+    /// Runs any pipeline a command made (`record`, `encode` too) until it ends, `seconds`, or Ctrl-C, printing each
+    /// event as `label: event`.
+    /// - Parameters:
+    ///   - pipeline: the pipeline, its destinations added.
+    ///   - label: the command's name, for the log lines.
+    ///   - seconds: the longest run, if any.
+    /// - Returns: what it did.
+    /// - Throws: ``LiveError`` when it could not run.
+    static func run(_ pipeline: LivePipeline, label: String, seconds: Double? = nil) async throws(LiveError) -> LiveReport {
         Interruption.install()
         Interruption.onRequest { pipeline.stop() }
         let timer = seconds.map { seconds in

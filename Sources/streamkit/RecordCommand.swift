@@ -123,7 +123,7 @@ struct RecordCommand {
             + (recordsAudio ? ", audio: AAC-LC \(sampleRate) Hz" : ""))
         let report: LiveReport
         do {
-            report = try await LiveLaunch(input: .camera, options: options).run(pipeline, label: "record")
+            report = try await LiveLaunch.run(pipeline, label: "record")
         } catch {
             printError("streamkit record: \(error)")
             return 1

@@ -17,6 +17,8 @@ public actor AnnexBFileSource: EncodedMediaSource {
     private var file: FileByteSource?
     private var assembler: AnnexBFrameAssembler
     private var ready: [EncodedFrame] = []
+    /// The read buffer, reused for every chunk.
+    private var chunk = [UInt8](repeating: 0, count: chunkSize)
     private var pace: PaceKeeper
     private var isStopped = false
 
@@ -72,7 +74,6 @@ public actor AnnexBFileSource: EncodedMediaSource {
     private func readFrame() throws(LiveSourceError) -> EncodedFrame? {
         while ready.isEmpty {
             guard let file else { return nil }
-            var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
             let count: Int
             do { count = try chunk.withUnsafeMutableBytes { buffer in try file.read(into: buffer) } } catch {
                 throw LiveSourceError(source: name, kind: .malformed, reason: "\(error)")
