@@ -3,15 +3,17 @@
 # oracle tools and FFmpeg's libraries (apt), then
 #   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift): every suite at once but those that
 #      need real time; then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1), the suites that need real time
-#      (network peers, timers, paced sources) at once, each test on ports of its own; then the few that measure real
-#      time too closely to share the machine (trait `.runsAlone`), one test at a time;
+#      (network peers, timers, paced sources) at once, each test on ports of its own — a suite that fails there runs
+#      again alone, one test at a time, and that run decides (the log names it: it is sensitive to load); then the few
+#      that measure real time too closely to share the machine (trait `.runsAlone`), one test at a time;
 #   2. the native H.264 encoder's and decoder's suites again, optimised (-c release);
 #   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again, the
 #      same way, the suites whose code those traits change (the codec sessions, Transport, the CLI and what drives
 #      it); the others compile to the same code either way and ran in pass 1.
 # The real-time suites run apart because in one process they share Swift's cooperative pool (a thread per core) with
 # the CPU-bound suites, which starve their timers. Each pass prints its wall time, and a table closes the run. A
-# failing pass does not stop the others; the script then exits with 1.
+# failing pass does not stop the others; the script then exits with 1. The closing count is read from each test run's
+# xUnit report (.build/xunit-*-swift-testing.xml).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +35,7 @@ traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
 native='NativeH264Tests|NativeH264KernelsTests|NativeH264DecoderTests'
 
 mkdir -p .build
-logs=()
+rm -f .build/xunit-*.xml
 timings=()
 failed=0
 
@@ -51,12 +53,33 @@ pass() {
     else
         "$@" 2>&1 | tee "$log"
         status=${PIPESTATUS[0]}
-        logs+=("$log")
     fi
     local took=$((SECONDS - start))
     if [ "$status" -ne 0 ]; then failed=1; fi
     timings+=("$(printf '%3d:%02d  %s%s' $((took / 60)) $((took % 60)) "$name" "$([ "$status" -ne 0 ] && echo '  (FAILED)')")")
     echo "== $name: $((took / 60)) min $((took % 60)) s$([ "$status" -ne 0 ] && echo ", exit $status")"
+}
+
+# Runs real-time suites at once; a suite with a failing test then runs again alone, one test at a time, and decides.
+#   at_once_then_alone TAG SWIFT-TEST-ARGUMENTS...
+at_once_then_alone() {
+    local tag=$1
+    shift
+    rm -f ".build/xunit-$tag"*.xml
+    if env STREAMKIT_REAL_TIME_SUITES=1 swift test "$@" --xunit-output ".build/xunit-$tag.xml"; then return 0; fi
+    local again
+    again=$(python3 - ".build/xunit-$tag-swift-testing.xml" <<'PY'
+import sys, xml.etree.ElementTree as tree
+try:
+    cases = tree.parse(sys.argv[1]).getroot().iter("testcase")
+except (OSError, tree.ParseError):
+    sys.exit(0)
+print("|".join(sorted({c.get("classname").split(".")[-1] for c in cases if c.find("failure") is not None})))
+PY
+)
+    if [ -z "$again" ]; then return 1; fi
+    echo "== the suites that failed beside the others run again alone, one test at a time: $again"
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test "$@" --no-parallel --filter "$again" --xunit-output ".build/xunit-$tag-again.xml"
 }
 
 total=$SECONDS
@@ -65,42 +88,51 @@ pass "install the peers" - scripts/install-dependencies.sh --engine
 
 pass "imports follow the layers" - scripts/check-layers.sh
 pass "pure Swift: build" - swift build --build-tests
-pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log swift test --skip-build
-pass "pure Swift: the real-time suites, one test at a time" .build/test-output-pure-real-time.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$realTime" --skip "$alone"
+pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log \
+    swift test --skip-build --xunit-output .build/xunit-pure.xml
+pass "pure Swift: the real-time suites at once" .build/test-output-pure-real-time.log \
+    at_once_then_alone pure-real-time --skip-build --filter "$realTime" --skip "$alone"
 pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-alone.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$alone"
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$alone" --xunit-output .build/xunit-pure-alone.xml
 
 # EncoderAllocationTests is enabled only here (a debug build allocates in unspecialised generics); the bit-exactness
 # suites run again because an optimiser miscompile once broke the release build's deblocking alone.
 pass "native H.264, optimised: build" - swift build -c release --build-tests -Xswiftc -enable-testing
 pass "native H.264, optimised: its suites" .build/test-output-release.log \
-    swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native"
+    swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native" --xunit-output .build/xunit-release.xml
 
 pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tests --traits FFmpeg,OpenSSL
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
-    swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited"
-pass "FFmpeg and TLS: their real-time suites, one test at a time" .build/test-output-ffmpeg-real-time.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedRealTime" --skip "$alone"
+    swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited" --xunit-output .build/xunit-ffmpeg.xml
+pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \
+    at_once_then_alone ffmpeg-real-time --traits FFmpeg,OpenSSL --skip-build --filter "$traitedRealTime" --skip "$alone"
 pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone"
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone" \
+    --xunit-output .build/xunit-ffmpeg-alone.xml
 
 took=$((SECONDS - total))
 echo "== wall time per pass"
 printf '%s\n' "${timings[@]}"
 printf '%3d:%02d  all\n' $((took / 60)) $((took % 60))
 
-# One plain closing line for all the runs together.
-python3 - "${logs[@]}" <<'PY'
-import re, sys
-passed = failed = 0
-for path in sys.argv[1:]:
-    text = open(path, errors="replace").read()
-    for count, verdict in re.findall(r"Test run with (\d+) tests? .*?(passed|failed)", text):
-        if verdict == "passed":
-            passed += int(count)
-        else:
-            failed += 1
-print(f"{passed} passed, {failed} failed")
+# One plain closing line for all the runs together, from their xUnit reports: a test that ran again alone counts as
+# that run found it.
+rm -f .build/xunit-*[!g].xml  # the XCTest halves (empty: every suite is Swift Testing)
+python3 - .build/xunit-*-swift-testing.xml <<'PY'
+import sys, xml.etree.ElementTree as tree
+results = {}
+for path in sorted(sys.argv[1:], key=lambda path: "-again-" in path):  # a run again after the run it repeats
+    run = path.split("/")[-1].removeprefix("xunit-").removesuffix("-swift-testing.xml").removesuffix("-again")
+    try:
+        cases = tree.parse(path).getroot().iter("testcase")
+    except (OSError, tree.ParseError) as error:
+        print(f"{path}: {error}")
+        continue
+    for case in cases:
+        if case.find("skipped") is None:
+            results[(run, case.get("classname"), case.get("name"))] = case.find("failure") is None
+passed = sum(results.values())
+print(f"{passed} passed, {len(results) - passed} failed")
 PY
+if [ "$failed" -ne 0 ]; then echo "a pass failed (marked FAILED above)"; fi
 exit "$failed"

@@ -137,7 +137,8 @@ public final class RTSPPublishDestination: LiveDestination {
     }
 
     /// Sends each track's last sender report and BYE (RFC 3550 §6.6), then TEARDOWN (RFC 2326 §10.7), and closes the
-    /// connection.
+    /// connection. Over UDP, TEARDOWN waits a quarter of a second after the last datagram, so the receiver reads what
+    /// is still on its way before its session ends.
     /// - Throws: ``RTPDestinationError/report(_:)`` when the BYE cannot be made (the connection is closed all the same).
     public func finish() async throws(RTPDestinationError) {
         guard let open = connection.withLock({ connection -> Connection? in
@@ -152,6 +153,11 @@ public final class RTSPPublishDestination: LiveDestination {
             }
         } catch {
             failure = error
+        }
+        if options.transport == .udp {
+            // Datagrams sent just now may still wait in the receiver's socket: TEARDOWN ends its session at once (ffmpeg
+            // stops reading), so give them a moment to be read first.
+            try? await Task.sleep(for: .milliseconds(250))
         }
         await open.publisher.teardown()
         if let failure { throw .report(failure) }
