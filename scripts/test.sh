@@ -2,11 +2,14 @@
 # The whole StreamKit test suite, on a fresh Debian machine with the Swift toolchain: installs the
 # oracle tools and FFmpeg's libraries (apt), then
 #   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift): every suite at once but those that
-#      need real time; then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1), the suites that need real time
-#      (network peers, timers, paced sources) at once, each test on ports of its own — a suite that fails there runs
-#      again alone, one test at a time, and that run decides (the log names it: it is sensitive to load); then the few
-#      that measure real time too closely to share the machine (trait `.runsAlone`), one test at a time;
-#   2. the native H.264 encoder's and decoder's suites again, optimised (-c release);
+#      need real time and the native codec's (pass 2); then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1),
+#      the suites that need real time (network peers, timers, paced sources) at once, each test on ports of its own —
+#      a suite that fails there runs again alone, one test at a time, and that run decides (the log names it: it is
+#      sensitive to load); then the few that measure real time too closely to share the machine (trait `.runsAlone`),
+#      one test at a time;
+#   2. the native H.264 encoder's and decoder's and the native engine's suites, optimised (-c release), where they
+#      measure allocations and take a twentieth of the time; and the live adaptation proof with the native engine
+#      (which keeps up with a camera only there);
 #   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again, the
 #      same way, the suites whose code those traits change (the codec sessions, Transport, the CLI and what drives
 #      it); the others compile to the same code either way and ran in pass 1.
@@ -31,8 +34,9 @@ traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExamp
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
-# The native encoder's and decoder's suites, run again optimised (their allocation counts are measured only there).
-native='NativeH264Tests|NativeH264KernelsTests|NativeH264DecoderTests'
+# The native H.264 encoder's and decoder's suites and the native engine's: they run optimised (their allocation counts
+# are measured only there) and not in the debug passes, where they took 11 of the pure pass's 21 CPU minutes.
+native='NativeH264Tests|NativeH264KernelsTests|NativeH264DecoderTests|NativeEngineTests'
 
 mkdir -p .build
 rm -f .build/xunit-*.xml
@@ -89,7 +93,7 @@ pass "install the peers" - scripts/install-dependencies.sh --engine
 pass "imports follow the layers" - scripts/check-layers.sh
 pass "pure Swift: build" - swift build --build-tests
 pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log \
-    swift test --skip-build --xunit-output .build/xunit-pure.xml
+    swift test --skip-build --skip "$native" --xunit-output .build/xunit-pure.xml
 pass "pure Swift: the real-time suites at once" .build/test-output-pure-real-time.log \
     at_once_then_alone pure-real-time --skip-build --filter "$realTime" --skip "$alone"
 pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-alone.log \
@@ -101,9 +105,13 @@ pass "native H.264, optimised: build" - swift build -c release --build-tests -Xs
 pass "native H.264, optimised: its suites" .build/test-output-release.log \
     swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native" --xunit-output .build/xunit-release.xml
 
+pass "native H.264, optimised: the adaptation proof, alone" .build/test-output-release-alone.log \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test -c release --skip-build -Xswiftc -enable-testing --no-parallel \
+    --filter LiveAdaptationProofTests --xunit-output .build/xunit-release-alone.xml
+
 pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tests --traits FFmpeg,OpenSSL
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
-    swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited" --xunit-output .build/xunit-ffmpeg.xml
+    swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml
 pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \
     at_once_then_alone ffmpeg-real-time --traits FFmpeg,OpenSSL --skip-build --filter "$traitedRealTime" --skip "$alone"
 pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \

@@ -88,8 +88,15 @@ public final class RTMPPublisher: Sendable {
             throw .unsupportedCodec(configuration.videoCodec)
         }
         let factory = RTMPClientPublishSession.factory(url: parsed, videoCodec: configuration.hasVideo ? configuration.videoCodec : nil,
-                                                       tlsTrust: configuration.tlsTrust, on: loop)
+                                                       tlsTrust: configuration.tlsTrust,
+                                                       bitRate: Self.streamBitRate(configuration), on: loop)
         return try await connect(url: parsed, configuration: configuration, factory: factory)
+    }
+
+    /// The stream's bit rate, video and audio, when the configuration knows the video's.
+    private static func streamBitRate(_ configuration: RTMPPublisherConfiguration) -> Int? {
+        guard let video = configuration.videoBitRate, configuration.hasVideo else { return nil }
+        return video + (configuration.hasAudio ? configuration.audioBitRate ?? 0 : 0)
     }
 
     /// Connects through a given session factory (the seam the tests and other transports use).
