@@ -11,7 +11,10 @@ struct DecodedVideoSourceTests {
     private static func probedTimes(_ path: String) async throws -> [Double] {
         let output = try await ExternalTool.check("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time",
                                                         "-of", "csv=p=0", path])
-        return output.text.split(whereSeparator: \.isNewline).compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        // A line may end in a comma (an empty side-data column): the time is the first field.
+        return output.text.split(whereSeparator: \.isNewline).compactMap { line in
+            line.split(separator: ",").first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }
     }
 
     /// 40 pictures of x264 Main with two B-frames between references (which needs the FFmpeg engine's decoder), 25 fps
