@@ -98,7 +98,8 @@ let package = Package(
             "NetworkIO", "TransportErrors", "RTSPMessages", "RTMPWire", "POSIX", "MediaCore", "Bitstream", "Containers",
         ]),
         // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
-        .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore"]),
+        .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore",
+                                            "AAC", "H264", "HEVC", "NativeAAC"]),
         .target(name: "StreamKit", dependencies: ["AAC", "Bitstream", "Capture", "Codecs", "Containers", "H264", "HEVC", "Live",
                                                   "MediaCore", "POSIX", "RTP", "Transport"]),
         // Layer 7

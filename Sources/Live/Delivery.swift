@@ -7,3 +7,12 @@ public enum Delivery: Sendable, Hashable {
     /// `tee` does — a transcode into files, a file sent as fast as the link takes it.
     case waitForSlowest
 }
+
+extension Delivery {
+    /// What a paced source goes with: a source at its own pace is live (``dropWhenBehind``); one as fast as possible
+    /// waits for its slowest destination (``waitForSlowest``), so a transcode keeps every frame.
+    /// - Parameter pacing: the source's pacing.
+    public init(for pacing: Pacing) {
+        self = pacing == .realTime ? .dropWhenBehind : .waitForSlowest
+    }
+}

@@ -28,11 +28,13 @@ public struct DestinationStatistics: Sendable, Hashable, CustomStringConvertible
         self.isLive = isLive
     }
 
-    /// A sentence a person reads.
+    /// A sentence a person reads — the one wording of a destination's numbers, which `streamkit` prints too:
+    /// "sent 150 video frames and 235 audio frames (1048576 bytes) to rtmp://host/app/key; dropped 3 frames;
+    /// 1 reconnection; failed: …" (the last three parts only when they happened).
     public var description: String {
-        var text = "\(name): \(videoFramesSent) pictures and \(audioFramesSent) audio frames, \(bytesSent) bytes"
-        if framesDropped > 0 { text += ", \(framesDropped) dropped" }
-        if reconnections > 0 { text += ", \(reconnections) reconnection\(reconnections == 1 ? "" : "s")" }
+        var text = "sent \(videoFramesSent) video frames and \(audioFramesSent) audio frames (\(bytesSent) bytes) to \(name)"
+        if framesDropped > 0 { text += "; dropped \(framesDropped) frame\(framesDropped == 1 ? "" : "s")" }
+        if reconnections > 0 { text += "; \(reconnections) reconnection\(reconnections == 1 ? "" : "s")" }
         if let failure { text += "; failed: \(failure)" }
         return text
     }

@@ -16,9 +16,9 @@ struct LiveLaunch: Sendable {
     var pixelFormat: PixelFormat = .i420
     /// Whether a file input starts again at its end (`serve`).
     var loops = false
-    /// Whether a file goes out at its own pace rather than as fast as the destinations take it: an encoded file with
-    /// `--re`; a `.y4m`, `.yuv` or `.wav` file whenever a destination is a network one.
-    var realTime = true
+    /// The pace a file input was asked to go at (`--re`), or `nil` to leave it to the library's rule
+    /// (``Pacing/forFile(requested:into:)``) when the destinations are known.
+    var requestedPacing: Pacing?
     /// The most pictures.
     var frameLimit: Int?
     /// The longest run in seconds.
@@ -31,10 +31,13 @@ struct LiveLaunch: Sendable {
     var channelCount = 2
 
     /// Makes the pipeline, printing which camera and microphone it took.
+    /// - Parameter pacing: how a file input goes (real time when not given).
     /// - Returns: the pipeline.
     /// - Throws: what opening a source or file threw; ``CommandLineError`` for an audio-only input in a build
     ///   without an AAC encoder.
-    func makePipeline() throws -> LivePipeline {
+    func makePipeline(pacing: Pacing? = nil) throws -> LivePipeline {
+        let pacing = pacing ?? requestedPacing ?? .realTime
+        let delivery = Delivery(for: pacing)
         let registry = EngineSetup.registry()
         switch input {
         case let .flv(path):
@@ -92,9 +95,6 @@ struct LiveLaunch: Sendable {
         return LivePipeline(video: video, audio: audio, configuration: configuration)
     }
 
-    private var pacing: Pacing { realTime ? .realTime : .asFastAsPossible }
-    private var delivery: Delivery { realTime ? .dropWhenBehind : .waitForSlowest }
-
     /// Runs a pipeline until its input ends, the frame limit, ``seconds``, or Ctrl-C, printing each event as
     /// `label: event`.
     /// - Parameters:
@@ -142,29 +142,20 @@ struct LiveLaunch: Sendable {
     ///   - options: each kind's settings.
     ///   - savePath: an Annex B file that also gets the video (`--save`), if any.
     ///   - label: the command's name, for the log lines.
-    ///   - verb: how the summary says it ("published", "sent").
     /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
-    func send(to words: [String], options: LiveDestinations.Options, savePath: String?, label: String, verb: String) async -> Int32 {
-        var launch = self
-        if input.isFile, !input.isEncoded, !words.contains(where: { $0.contains("://") }) {
-            // Files into files: as fast as the encoder goes, every frame kept (a transcode).
-            launch.realTime = false
-        }
-        return await launch.sendPaced(to: words, options: options, savePath: savePath, label: label, verb: verb)
-    }
-
-    private func sendPaced(to words: [String], options: LiveDestinations.Options, savePath: String?, label: String,
-                           verb: String) async -> Int32 {
+    func send(to words: [String], options: LiveDestinations.Options, savePath: String?, label: String) async -> Int32 {
         do {
-            let pipeline = try makePipeline()
-            for word in words {
-                let destination = try LiveDestinations.destination(for: word, options: options)
-                pipeline.add(destination, options: destination.isLive ? DestinationOptions() : .recording())
-                printError("\(label): to \(destination.name)")
+            let destinations = try words.map { word throws -> any LiveDestination in
+                try LiveDestinations.destination(for: word, options: options)
             }
-            if let savePath { pipeline.add(AnnexBFileDestination(path: savePath), options: .recording()) }
+            let saved: [any LiveDestination] = savePath.map { [AnnexBFileDestination(path: $0)] } ?? []
+            let pipeline = try makePipeline(pacing: input.isFile ? .forFile(requested: requestedPacing, into: destinations + saved) : nil)
+            for destination in destinations + saved {
+                pipeline.add(destination, options: destination.isLive ? DestinationOptions() : .recording())
+            }
+            for destination in destinations { printError("\(label): to \(destination.name)") }
             let report = try await run(pipeline, label: label)
-            return Self.summarize(report, verb: verb)
+            return Self.summarize(report)
         } catch {
             printError("streamkit \(label): \(error)")
             return 1
@@ -184,23 +175,14 @@ struct LiveLaunch: Sendable {
         }
     }
 
-    /// Prints what each destination got, as sentences.
-    /// - Parameters:
-    ///   - report: the pipeline's report.
-    ///   - verb: "published", "sent".
+    /// Prints what each destination got, in the library's words (``DestinationStatistics/description``).
+    /// - Parameter report: the pipeline's report.
     /// - Returns: the exit status: 0 when at least one destination got the stream to the end.
-    static func summarize(_ report: LiveReport, verb: String) -> Int32 {
+    static func summarize(_ report: LiveReport) -> Int32 {
         if report.bitRateChanges > 0, let rate = report.finalBitRate {
             printError("\(report.bitRateChanges) bitrate changes, ending at \(rate / 1000) kbit/s")
         }
-        for destination in report.destinations {
-            var line = "\(verb) \(destination.videoFramesSent) video frames and \(destination.audioFramesSent) audio frames "
-                + "(\(destination.bytesSent) bytes) to \(destination.name)"
-            if destination.framesDropped > 0 { line += "; dropped \(destination.framesDropped) frames" }
-            if destination.reconnections > 0 { line += "; \(destination.reconnections) reconnections" }
-            if let failure = destination.failure { line += "; failed: \(failure)" }
-            printError(line)
-        }
+        for destination in report.destinations { printError(destination.description) }
         return report.destinations.contains { $0.failure == nil } ? 0 : 1
     }
 }

@@ -75,7 +75,7 @@ struct PublishCommand {
         launch.pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
         launch.frameLimit = parsed.given(CommonOptions.frames)
         launch.seconds = parsed.given(NetworkOptions.duration)
-        launch.realTime = !input.isEncoded || parsed.isGiven(Self.realTime)
+        if input.isEncoded { launch.requestedPacing = parsed.isGiven(Self.realTime) ? .realTime : .asFastAsPossible }
         launch.minimumBitRate = parsed.given(Self.minimumBitRate)
         self.launch = launch
     }
@@ -85,6 +85,6 @@ struct PublishCommand {
     func run() async -> Int32 {
         var options = LiveDestinations.Options()
         options.rtmp = RTMPDestination.Options(maximumDelay: maximumDelay, minimumBitRate: launch.minimumBitRate, tlsTrust: tlsTrust)
-        return await launch.send(to: destinations, options: options, savePath: savePath, label: "publish", verb: "published")
+        return await launch.send(to: destinations, options: options, savePath: savePath, label: "publish")
     }
 }

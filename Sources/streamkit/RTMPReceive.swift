@@ -1,12 +1,12 @@
 import Foundation
 import Live
-import POSIX
 import Transport
 
 /// `streamkit receive rtmp[s]://HOST[:PORT]/APP/KEY -o OUT` (plays the stream from a server) and
 /// `streamkit receive --listen rtmp://ADDRESS:PORT/APP/KEY -o OUT` (an ingest: accepts one publisher — ffmpeg,
 /// OBS — whose stream key is KEY, refuses every other key, and records what it sends): a shell over ``RTMPSource``
-/// and ``LivePipeline`` with file destinations; `.flv` and Annex B (as they came) go through ``RTMPRecording``.
+/// and ``LivePipeline`` with file destinations; `.flv` and Annex B (as they came) go through the library's
+/// ``RTMPRecording`` of an ``RTMPMessageFeed``.
 struct RTMPReceive {
     let url: RTMPURL
     let isListening: Bool
@@ -22,7 +22,7 @@ struct RTMPReceive {
     /// - Throws: RTMP, TLS, tag and file errors.
     func run() async throws -> Int32 {
         // The tags as they came, or the video as ffmpeg's `-c copy` frames it: straight from the messages.
-        guard !["flv", "h264", "264", "h265", "265", "hevc"].contains((output as NSString).pathExtension.lowercased()) else {
+        guard !RTMPRecording.writes(output) else {
             return try await recordTags()
         }
         let source = isListening ? try RTMPSource(listeningAt: url.description) : try RTMPSource(playing: url.description, trust: trust)
@@ -81,45 +81,19 @@ struct RTMPReceive {
 
     /// `.flv` (the tags as they came) and Annex B, through ``RTMPRecording``.
     private func recordTags() async throws -> Int32 {
-        let loop = try EventLoop()
-        defer { loop.shutdown() }
         let recording = try RTMPRecording(output: output, audioOutput: audioOutput)
-        let messages: AsyncStream<RTMPMessage>
-        let stop: @Sendable () async -> Void
+        let feed: RTMPMessageFeed
         if isListening {
-            let path = "\(url.app)/\(url.streamName)"
-            let server = try RTMPServer(configuration: .allowing([path], address: try url.socketAddress()), on: loop)
-            messages = server.subscribe(to: path)
-            server.start()
-            Task { for await event in server.events { Self.log(event) } }
-            printError("listening on rtmp://\(server.localAddress)/\(path)")
-            stop = { server.stop() }
+            feed = try RTMPMessageFeed.listening(at: url) { Self.log($0) }
+            printError("listening on rtmp://\(feed.localAddress ?? "?")/\(url.app)/\(url.streamName)")
         } else {
-            var options = RTMPClientOptions(fourCCs: ["hvc1", "avc1"])
-            options.tlsTrust = trust
-            let client = try await RTMPClient.connect(to: url.description, options: options, on: loop)
-            try await client.play()
+            feed = try await RTMPMessageFeed.playing(url, trust: trust)
             printError("playing \(url)")
-            messages = client.messages
-            stop = { await client.close() }
         }
-
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, stop: stop)
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { await feed.stop() }
+        defer { watchdog.cancel() }
         var failure: (any Error)?
-        var counted = 0
-        for await message in messages {
-            watchdog.noteArrival()
-            do {
-                if try recording.take(message) { counted += 1 }
-            } catch {
-                failure = error
-                break
-            }
-            if let frameLimit, counted >= frameLimit { break }
-        }
-        watchdog.cancel()
-        await stop()
-        try recording.finish()
+        do { try await recording.record(from: feed, frameLimit: frameLimit) { watchdog.noteArrival() } } catch { failure = error }
         for line in recording.report { printError(line) }
         if let failure { throw failure }
         return recording.videoFrames + recording.audioFrames > 0 ? 0 : 1

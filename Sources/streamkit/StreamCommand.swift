@@ -69,12 +69,13 @@ struct StreamCommand {
         launch.pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
         launch.frameLimit = parsed.given(CommonOptions.frames)
         launch.seconds = parsed.given(NetworkOptions.duration)
+        if input.isEncoded { launch.requestedPacing = .realTime }
         self.launch = launch
     }
 
     /// Streams until the input ends, the limit, or Ctrl-C.
     /// - Returns: the exit status.
     func run() async -> Int32 {
-        await launch.send(to: [target], options: options, savePath: savePath, label: "stream", verb: "sent")
+        await launch.send(to: [target], options: options, savePath: savePath, label: "stream")
     }
 }

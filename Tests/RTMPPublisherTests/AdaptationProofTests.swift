@@ -51,7 +51,7 @@ struct AdaptationProofTests {
         #expect((later.map(\.to).max() ?? 0) > lowest)
         #expect(log.contains(": connection lost"), "the dead relay was noticed\n\(context)")
         #expect(log.contains(": reconnected"), "and the publisher reconnected\n\(context)")
-        #expect(publisher.status == 0 && log.contains("published "), "Ctrl-C closed the publish cleanly\n\(context)")
+        #expect(publisher.status == 0 && log.contains("sent "), "Ctrl-C closed the publish cleanly\n\(context)")
 
         // One recording per publish: before the relay died, and after the reconnection; each decodes cleanly.
         let recordings = server.recordings(of: "adapt")

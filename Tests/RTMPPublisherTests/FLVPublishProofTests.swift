@@ -48,7 +48,7 @@ struct FLVPublishProofTests {
             let differences = zip(expected, theirs).filter { pair in pair.0 != pair.1 }.prefix(3).map { pair in "\(pair.0) → \(pair.1)" }
             #expect(theirs == expected, "stream \(stream): the same payloads with the same pts and dts; first differences: \(differences)")
         }
-        #expect(publisher.standardError.contains("published \(sent.filter { $0.stream == 0 }.count) video frames"), "\(publisher.logs)")
+        #expect(publisher.standardError.contains("sent \(sent.filter { $0.stream == 0 }.count) video frames"), "\(publisher.logs)")
     }
 
     @Test("H.264 with B-frames + AAC that ffmpeg wrote: ffmpeg receives every packet unchanged, pts/dts kept",

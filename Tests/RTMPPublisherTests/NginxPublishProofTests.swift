@@ -36,7 +36,7 @@ struct NginxPublishProofTests {
         #expect(ours.count == 150, "\(publisher.logs)")
         #expect(theirs.count >= 60, "ffmpeg pulled \(theirs.count) pictures\n\(player.logs)\n\(server.logs)")
         #expect(theirs == Array(ours.prefix(theirs.count)), "the pulled pictures are ours, from the first, in order")
-        #expect(publisher.standardError.contains("published 150 video frames"), "\(publisher.logs)")
+        #expect(publisher.standardError.contains("sent 150 video frames"), "\(publisher.logs)")
 
         let packets = try ProbedPacket.read(pulled)
         let video = packets.filter(\.isVideo), audio = packets.filter { !$0.isVideo }

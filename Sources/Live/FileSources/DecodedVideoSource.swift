@@ -7,8 +7,10 @@ import MediaCore
 /// audio is not used.
 ///
 /// The encoded pictures are fed to a ``DecompressionSession`` by a task of its own while ``nextFrame()`` takes the
-/// decoded ones, in display order with their presentation times. A picture that cannot be decoded is skipped until
-/// the next key frame and counted in ``droppedFrameCount``.
+/// decoded ones, in display order with the source's own presentation times; each picture lasts until the next one
+/// starts (the gap between their times), so a stream with B-frames or a variable frame rate keeps its timing; the
+/// last one lasts as long as the one before it (the nominal frame duration when there is only one). A picture that
+/// cannot be decoded is skipped until the next key frame and counted in ``droppedFrameCount``.
 public actor DecodedVideoSource: VideoSource {
     /// The encoded source's name.
     public nonisolated let name: String
@@ -28,6 +30,10 @@ public actor DecodedVideoSource: VideoSource {
     private let feeder: Task<LiveSourceError?, Never>
     private let frameDuration: MediaTime
     private var isStopped = false
+    /// The picture read ahead: its duration is known once the next one's time is.
+    private var pending: DecodedPicture?
+    /// The duration of the last picture handed out.
+    private var lastDuration: MediaTime?
 
     /// Opens an encoded source and starts decoding its video.
     /// - Parameters:
@@ -87,16 +93,29 @@ public actor DecodedVideoSource: VideoSource {
     }
 
     /// The next decoded picture, in display order.
-    /// - Returns: the picture with its presentation time, or `nil` after the last one or once stopped.
+    /// - Returns: the picture with its presentation time and its duration (up to the next picture's time), or `nil`
+    ///   after the last one or once stopped.
     /// - Throws: ``CaptureError/fileUnreadable(path:reason:)`` when the source failed midway.
     public func nextFrame() async throws(CaptureError) -> CapturedFrame? {
         while !isStopped, let output = await Self.nextOutput(of: outputs) {
             switch output {
             case let .picture(decoded):
-                return CapturedFrame(pixelBuffer: decoded.picture, pts: decoded.pts, duration: frameDuration)
+                guard let previous = pending else {
+                    pending = decoded
+                    continue
+                }
+                pending = decoded
+                let gap = decoded.pts - previous.pts
+                let duration = gap.value > 0 ? gap : (lastDuration ?? frameDuration)
+                lastDuration = duration
+                return CapturedFrame(pixelBuffer: previous.picture, pts: previous.pts, duration: duration)
             case .withheld, .droppedPicture:
                 droppedFrameCount += 1
             }
+        }
+        if let last = pending, !isStopped {
+            pending = nil
+            return CapturedFrame(pixelBuffer: last.picture, pts: last.pts, duration: lastDuration ?? frameDuration)
         }
         if let failure = await feeder.value { throw .fileUnreadable(path: name, reason: failure.reason) }
         return nil

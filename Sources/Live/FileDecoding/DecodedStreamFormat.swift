@@ -3,9 +3,9 @@ import H264
 import HEVC
 import MediaCore
 
-/// What `decode` says about the stream's pictures beyond their size: the source pixel format (and
+/// What ``FileDecoder`` says about the stream's pictures beyond their size: the source pixel format (and
 /// whether it had to be converted) and how the pictures are scanned (the Y4M `I` tag).
-enum DecodedStreamFormat {
+public enum DecodedStreamFormat {
     /// The stream's SPS, parsed, from a format description's parameter sets.
     private static func sequenceParameterSet(in format: FormatDescription) -> (h264: H264SequenceParameterSet?, hevc: HEVCSequenceParameterSet?) {
         switch format.codec {
@@ -26,7 +26,7 @@ enum DecodedStreamFormat {
     ///   - format: the stream's format, once known.
     ///   - output: the pixel format written.
     /// - Returns: the notice, or `nil` when nothing is converted.
-    static func conversionNotice(for format: FormatDescription?, writing output: PixelFormat) -> String? {
+    public static func conversionNotice(for format: FormatDescription?, writing output: PixelFormat) -> String? {
         guard let format else { return nil }
         let sets = sequenceParameterSet(in: format)
         let source: (name: String, chroma: String, bits: Int, isEightBit420: Bool)
@@ -48,7 +48,7 @@ enum DecodedStreamFormat {
     ///   - codec: the stream's codec.
     ///   - head: the start of the stream.
     /// - Returns: the interlacing tag.
-    static func interlacing(of codec: CodecType, head: [UInt8]) -> Y4MInterlacing {
+    public static func interlacing(of codec: CodecType, head: [UInt8]) -> Y4MInterlacing {
         guard codec == .h264, let order = H264FieldOrder.of(annexBStream: head) else { return .progressive }
         return Y4MInterlacing(order)
     }
