@@ -39,8 +39,7 @@ struct RTMPClientPublishSession: RTMPPublishSession {
     static func factory(url: RTMPURL, videoCodec: CodecType?, tlsTrust: TLSTrust, bitRate: Int?,
                         on loop: EventLoop) -> RTMPPublishSessionFactory {
         let bounds = SendBufferBounds(bitRate: bitRate)
-        return
-        { () async throws -> any RTMPPublishSession in
+        return { () async throws -> any RTMPPublishSession in
             var options = RTMPClientOptions()
             if videoCodec == .hevc { options.fourCCs = ["hvc1"] }
             options.tlsTrust = tlsTrust
