@@ -166,6 +166,29 @@ final class DestinationChannel: Sendable {
         if let overflow { emit(.dropped(destination.name, overflow, reason: .audioOverflow)) }
     }
 
+    /// Opens a destination the stream started for but none of whose tracks it carries (an `.h264` file of a stream
+    /// without video): nothing was queued to open it with, so it is opened now and refuses the stream
+    /// (``LiveDestinationError/missingTrack(_:destination:)``) as it would have at a first frame.
+    private func openIfNoTrackCame() async {
+        let stream = shared.state.withLock { state -> LiveStreamDescription? in
+            guard !state.isOpen, !state.hasFailed, let stream = state.stream else { return nil }
+            let carried = (stream.video != nil && tracks.contains(.video)) || (stream.audio != nil && tracks.contains(.audio))
+            return carried ? nil : stream
+        }
+        guard let stream else { return }
+        do {
+            try await destination.open(stream)
+            shared.state.withLock { $0.isOpen = true }
+            emit(.destinationOpened(destination.name))
+        } catch {
+            shared.state.withLock { state in
+                state.hasFailed = true
+                if state.statistics.failure == nil { state.statistics.failure = "\(error)" }
+            }
+            emit(.destinationFailed(destination.name, error: error))
+        }
+    }
+
     /// Sends what is queued, closes the destination, and reports.
     /// - Returns: the destination's numbers.
     func finish() async -> DestinationStatistics {
@@ -174,6 +197,7 @@ final class DestinationChannel: Sendable {
         } catch {
             // The send closure has recorded and reported the failure.
         }
+        await openIfNoTrackCame()
         let (wasOpen, failed) = shared.state.withLock { ($0.isOpen, $0.hasFailed) }
         if wasOpen || failed {
             do {

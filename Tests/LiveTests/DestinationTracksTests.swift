@@ -35,6 +35,24 @@ struct DestinationTracksTests {
         }
     }
 
+    /// An Annex B file of a stream without video gets nothing to open it with; it still refuses the stream by name,
+    /// as it did when the audio frames reached it.
+    @Test(.enabled(if: LiveTestSupport.encodesAudio), .timeLimit(.minutes(5)))
+    func aDestinationWhoseTrackTheStreamLacksFails() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let (aac, h264) = (directory.appendingPathComponent("o.aac").path, directory.appendingPathComponent("o.h264").path)
+        var configuration = LiveConfiguration(video: LiveTestSupport.video())
+        configuration.durationLimit = 1
+        let pipeline = LivePipeline(video: nil, audio: try SyntheticMicrophone(realTime: false), configuration: configuration)
+        pipeline.add(AnnexBFileDestination(path: h264), options: .recording())
+        pipeline.add(ADTSFileDestination(path: aac), options: .recording())
+        let report = try await pipeline.run()
+        #expect(report.destinations[0].failure == "\(LiveDestinationError.missingTrack("video", destination: h264))", "\(report)")
+        #expect(report.destinations[0].audioFramesSent == 0, "\(report)")
+        #expect(report.destinations[1].failure == nil && report.destinations[1].audioFramesSent == report.audioFramesEncoded, "\(report)")
+        #expect(try await LiveTestSupport.packetCount(aac, stream: "a") == report.destinations[1].audioFramesSent)
+    }
+
     @Test func destinationsSayWhichTracksTheyTake() throws {
         let directory = try ExternalTool.temporaryDirectory()
         let path = { (name: String) in directory.appendingPathComponent(name).path }
