@@ -17,6 +17,8 @@ final class DestinationChannel: Sendable {
     let destination: any LiveDestination
     /// The video rendition it takes: 0 the main one, others dedicated.
     let rendition: Int
+    /// The tracks it takes: frames of the others are neither queued nor counted.
+    let tracks: LiveTracks
 
     private struct State {
         var stream: LiveStreamDescription?
@@ -49,6 +51,7 @@ final class DestinationChannel: Sendable {
          emit: @escaping @Sendable (LiveEvent) -> Void) {
         self.destination = destination
         self.rendition = rendition
+        tracks = destination.tracks
         self.emit = emit
         let shared = Shared(State(statistics: DestinationStatistics(name: destination.name, isLive: destination.isLive)))
         self.shared = shared
@@ -123,7 +126,8 @@ final class DestinationChannel: Sendable {
         shared.state.withLock { $0.stream = $0.stream ?? stream }
     }
 
-    /// Offers a picture of its rendition. The first one fixes the stream's formats and lets the held audio out.
+    /// Offers a picture of its rendition. The first key frame fixes the stream's formats and lets the held audio out;
+    /// a destination that does not take video gets no picture.
     /// - Parameters:
     ///   - frame: the picture, in decode order.
     ///   - stream: the formats as of this picture.
@@ -136,14 +140,16 @@ final class DestinationChannel: Sendable {
                 for media in state.heldAudio { try? sender.offer(media) }
                 state.heldAudio = []
             }
+            guard tracks.contains(.video) else { return }
             try? sender.offer(.video(frame, index: state.nextVideoIndex))
             state.nextVideoIndex += 1
         }
     }
 
-    /// Offers an audio frame; held until the formats are known.
+    /// Offers an audio frame; held until the formats are known. A destination that does not take audio gets none.
     /// - Parameter frame: the AAC frame.
     func offer(audio frame: EncodedAudioFrame) {
+        guard tracks.contains(.audio) else { return }
         let overflow: MediaPosition? = shared.state.withLock { state in
             guard !state.hasFailed else { return nil }
             let media = OutgoingMedia.audio(frame, index: state.nextAudioIndex)
@@ -160,6 +166,29 @@ final class DestinationChannel: Sendable {
         if let overflow { emit(.dropped(destination.name, overflow, reason: .audioOverflow)) }
     }
 
+    /// Opens a destination the stream started for but none of whose tracks it carries (an `.h264` file of a stream
+    /// without video): nothing was queued to open it with, so it is opened now and refuses the stream
+    /// (``LiveDestinationError/missingTrack(_:destination:)``) as it would have at a first frame.
+    private func openIfNoTrackCame() async {
+        let stream = shared.state.withLock { state -> LiveStreamDescription? in
+            guard !state.isOpen, !state.hasFailed, let stream = state.stream else { return nil }
+            let carried = (stream.video != nil && tracks.contains(.video)) || (stream.audio != nil && tracks.contains(.audio))
+            return carried ? nil : stream
+        }
+        guard let stream else { return }
+        do {
+            try await destination.open(stream)
+            shared.state.withLock { $0.isOpen = true }
+            emit(.destinationOpened(destination.name))
+        } catch {
+            shared.state.withLock { state in
+                state.hasFailed = true
+                if state.statistics.failure == nil { state.statistics.failure = "\(error)" }
+            }
+            emit(.destinationFailed(destination.name, error: error))
+        }
+    }
+
     /// Sends what is queued, closes the destination, and reports.
     /// - Returns: the destination's numbers.
     func finish() async -> DestinationStatistics {
@@ -168,6 +197,7 @@ final class DestinationChannel: Sendable {
         } catch {
             // The send closure has recorded and reported the failure.
         }
+        await openIfNoTrackCame()
         let (wasOpen, failed) = shared.state.withLock { ($0.isOpen, $0.hasFailed) }
         if wasOpen || failed {
             do {

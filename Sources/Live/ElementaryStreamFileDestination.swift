@@ -14,6 +14,8 @@ public final class ElementaryStreamFileDestination<Writer: ElementaryStreamFileW
     public var name: String { path }
     /// A recording: never a live link.
     public var isLive: Bool { false }
+    /// The writer's one track: the pipeline does not queue the other.
+    public var tracks: LiveTracks { Writer.track }
 
     private let writer = Mutex<Writer?>(nil)
 

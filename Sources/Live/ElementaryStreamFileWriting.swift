@@ -9,6 +9,8 @@ public protocol ElementaryStreamFileWriting: SendableMetatype {
     /// The track the file holds, as ``LiveDestinationError/missingTrack(_:destination:)`` names it: `video` or
     /// `audio`.
     static var trackName: String { get }
+    /// The track the file holds, as a destination's ``LiveDestination/tracks``.
+    static var track: LiveTracks { get }
 
     /// Whether a stream has the track this file holds.
     /// - Parameter stream: the stream's formats.
@@ -33,6 +35,8 @@ public protocol ElementaryStreamFileWriting: SendableMetatype {
 extension AnnexBWriter: ElementaryStreamFileWriting where Sink == FileByteSink {
     /// `video`.
     public static var trackName: String { "video" }
+    /// ``LiveTracks/video``.
+    public static var track: LiveTracks { .video }
 
     /// Whether the stream has video.
     /// - Parameter stream: the stream's formats.
@@ -51,6 +55,8 @@ extension AnnexBWriter: ElementaryStreamFileWriting where Sink == FileByteSink {
 extension ADTSWriter: ElementaryStreamFileWriting where Sink == FileByteSink {
     /// `audio`.
     public static var trackName: String { "audio" }
+    /// ``LiveTracks/audio``.
+    public static var track: LiveTracks { .audio }
 
     /// Whether the stream has audio.
     /// - Parameter stream: the stream's formats.

@@ -21,6 +21,9 @@ public protocol LiveDestination: AnyObject, Sendable {
     /// What the destination reports of its link: drops, bit-rate suggestions, key-frame requests, lost and
     /// restored connections. `nil` for a destination with nothing to report (a file).
     var events: AsyncStream<SendQueueEvent>? { get }
+    /// The tracks it takes: both by default; an elementary-stream file one alone (an `.aac` file the audio, an
+    /// Annex B or `.y4m` file the video). The pipeline neither queues nor counts frames of a track it does not take.
+    var tracks: LiveTracks { get }
 
     /// Prepares the destination for the stream (connects, writes a header, announces the formats).
     /// - Parameter stream: the formats and the frame rate.
@@ -40,4 +43,7 @@ public protocol LiveDestination: AnyObject, Sendable {
 extension LiveDestination {
     /// No events by default.
     public var events: AsyncStream<SendQueueEvent>? { nil }
+
+    /// Both tracks by default.
+    public var tracks: LiveTracks { .all }
 }

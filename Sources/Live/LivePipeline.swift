@@ -41,11 +41,8 @@ public final class LivePipeline: Sendable {
     /// ``run()`` returns.
     public let events: AsyncStream<LiveEvent>
 
-    private let videoSource: (any VideoSource)?
-    private let audioSource: (any AudioSource)?
-    /// What is sent as it is (no encoder), when the pipeline was made with ``init(source:frameLimit:)``.
-    private let encodedSource: (any EncodedMediaSource)?
-    private let configuration: LiveConfiguration
+    /// What is captured and encoded, or sent as it is (``init(source:frameLimit:delivery:)``).
+    private let input: LivePipelineInput
     private let eventContinuation: AsyncStream<LiveEvent>.Continuation
     private let adaptationRequests: AsyncStream<AdaptationRequest>
     private let adaptationContinuation: AsyncStream<AdaptationRequest>.Continuation
@@ -81,10 +78,7 @@ public final class LivePipeline: Sendable {
     ///   - audio: the sound (a microphone, a file source), or `nil` for video alone.
     ///   - configuration: how to encode.
     public init(video: (any VideoSource)?, audio: (any AudioSource)?, configuration: LiveConfiguration) {
-        videoSource = video
-        audioSource = audio
-        encodedSource = nil
-        self.configuration = configuration
+        input = .capture(LivePipelineInput.Capture(video: video, audio: audio, configuration: configuration))
         (events, eventContinuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4096))
         (adaptationRequests, adaptationContinuation) = AsyncStream.makeStream(of: AdaptationRequest.self)
     }
@@ -105,14 +99,7 @@ public final class LivePipeline: Sendable {
     ///   - delivery: drop when a destination falls behind (a paced source), or wait for the slowest (a file read as
     ///     fast as possible).
     public init(source: any EncodedMediaSource, frameLimit: Int? = nil, delivery: Delivery = .dropWhenBehind) {
-        videoSource = nil
-        audioSource = nil
-        encodedSource = source
-        // Nothing is encoded: of the configuration only the frame limit counts.
-        var configuration = LiveConfiguration(video: CompressionConfiguration(codec: .h264, width: 16, height: 16), adaptation: nil)
-        configuration.frameLimit = frameLimit
-        configuration.delivery = delivery
-        self.configuration = configuration
+        input = .encoded(source, frameLimit: frameLimit, delivery: delivery)
         (events, eventContinuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4096))
         (adaptationRequests, adaptationContinuation) = AsyncStream.makeStream(of: AdaptationRequest.self)
     }
@@ -132,7 +119,7 @@ public final class LivePipeline: Sendable {
         }
         let refused = state.withLock { state -> DestinationChannel? in
             var rendition = 0
-            if case let .dedicated(rate) = options.rendition, encodedSource == nil {
+            if case let .dedicated(rate) = options.rendition, !input.isPassThrough {
                 guard !state.hasRun else {
                     let refused = DestinationChannel(destination: destination, rendition: 0, limits: options.queue, emit: emit)
                     state.channels.append(refused)
@@ -146,7 +133,7 @@ public final class LivePipeline: Sendable {
                 }
             }
             let channel = DestinationChannel(destination: destination, rendition: rendition, limits: options.queue,
-                                             delivery: configuration.delivery, emit: emit)
+                                             delivery: input.delivery, emit: emit)
             if let stream = state.audioOnlyStream {
                 channel.start(with: stream)
             }
@@ -179,12 +166,8 @@ public final class LivePipeline: Sendable {
     /// ``run()`` then returns.
     public func stop() {
         state.withLock { $0.isStopRequested = true }
-        let video = videoSource, audio = audioSource, encoded = encodedSource
-        Task {
-            await video?.stop()
-            await audio?.stop()
-            await encoded?.stop()
-        }
+        let input = self.input
+        Task { await input.stop() }
     }
 
     /// Runs the stream until the video source ends (or ``LiveConfiguration/frameLimit``, or ``stop()``); without video,
@@ -198,24 +181,25 @@ public final class LivePipeline: Sendable {
             return (state.hasRun, state.dedicatedRates)
         }
         guard !alreadyRun else { throw .alreadyRun }
-        guard videoSource != nil || audioSource != nil || encodedSource != nil else { throw .noSource }
+        guard input.hasSource else { throw .noSource }
         defer {
             adaptationContinuation.finish()
             eventContinuation.finish()
         }
-        if let encodedSource {
+        switch input {
+        case let .encoded(source, frameLimit, _):
             let stream: LiveStreamDescription
             do {
-                stream = try await encodedSource.open()
+                stream = try await source.open()
             } catch {
                 throw .input(error)
             }
             startWithoutVideo(stream.video == nil ? stream : nil)
             state.withLock { $0.report.isPassThrough = true }
             adaptationContinuation.finish()
-            await forwardEncoded(from: encodedSource, stream: stream)
-        } else {
-            try await encodeAndForward(dedicatedRates: dedicatedRates)
+            await forwardEncoded(from: source, stream: stream, frameLimit: frameLimit)
+        case let .capture(capture):
+            try await encodeAndForward(capture, dedicatedRates: dedicatedRates)
         }
 
         let channels = state.withLock { $0.channels }
@@ -255,8 +239,8 @@ public final class LivePipeline: Sendable {
     }
 
     /// Captures, encodes and fans out until the sources end; the encoders are drained.
-    private func encodeAndForward(dedicatedRates: [Int]) async throws(LiveError) {
-        let (sessions, audioSession) = try makeEncoders(dedicatedRates: dedicatedRates)
+    private func encodeAndForward(_ capture: LivePipelineInput.Capture, dedicatedRates: [Int]) async throws(LiveError) {
+        let (sessions, audioSession) = try makeEncoders(capture, dedicatedRates: dedicatedRates)
         let audioFormat = audioSession?.format
         state.withLock { state in
             state.sessions = sessions
@@ -265,37 +249,39 @@ public final class LivePipeline: Sendable {
             state.report.videoEngine = sessions.first?.engineName
             state.report.audioEngine = audioSession?.engineName
         }
-        startWithoutVideo(videoSource == nil ? audioOnlyStream(audioFormat) : nil)
+        let configuration = capture.configuration
+        startWithoutVideo(capture.video == nil
+            ? LiveStreamDescription(video: nil, audio: audioFormat, frameRate: 0, audioBitRate: configuration.audioBitRate) : nil)
 
-        let adapting = Task { await self.applyAdaptation() }
+        let adapting = Task { await self.applyAdaptation(configuration) }
         await withTaskGroup(of: Void.self) { group in
             for (rendition, session) in sessions.enumerated() {
-                group.addTask { await self.forwardPictures(of: session, rendition: rendition, audioFormat: audioFormat) }
+                group.addTask {
+                    await self.forwardPictures(of: session, rendition: rendition, audioFormat: audioFormat,
+                                               audioBitRate: configuration.audioBitRate)
+                }
             }
             if let audioSession {
                 group.addTask { await self.forwardAudio(of: audioSession) }
-                group.addTask { await self.captureAudio(into: audioSession) }
-            } else if let audioSource {
-                await audioSource.stop()
+                group.addTask { await self.captureAudio(capture, into: audioSession) }
+            } else if let audio = capture.audio {
+                await audio.stop()
             }
-            if let videoSource {
-                group.addTask { await self.captureVideo(from: videoSource, into: sessions) }
+            if let video = capture.video {
+                group.addTask { await self.captureVideo(from: video, of: capture, into: sessions) }
             }
         }
         adaptationContinuation.finish()
         await adapting.value
     }
 
-    /// The formats of a stream without video: nothing waits for a first picture.
-    private func audioOnlyStream(_ audio: AudioFormatDescription?) -> LiveStreamDescription {
-        LiveStreamDescription(video: nil, audio: audio, frameRate: 0, audioBitRate: configuration.audioBitRate)
-    }
-
     // MARK: - Encoders
 
-    private func makeEncoders(dedicatedRates: [Int]) throws(LiveError) -> ([CompressionSession], AudioEncoderSession?) {
+    private func makeEncoders(_ capture: LivePipelineInput.Capture,
+                              dedicatedRates: [Int]) throws(LiveError) -> ([CompressionSession], AudioEncoderSession?) {
+        let configuration = capture.configuration
         var sessions: [CompressionSession] = []
-        if let videoSource {
+        if let videoSource = capture.video {
             let video = configuration.video
             guard videoSource.width == video.width, videoSource.height == video.height else {
                 throw .sizeMismatch(source: videoSource.name, width: videoSource.width, height: videoSource.height,
@@ -322,7 +308,7 @@ public final class LivePipeline: Sendable {
             }
         }
         var audioSession: AudioEncoderSession?
-        if let audioSource {
+        if let audioSource = capture.audio {
             if configuration.registry.canEncode(.aac) {
                 let audio = AudioEncoderConfiguration(sampleRate: audioSource.sampleRate, channelCount: audioSource.channelCount,
                                                       bitRate: configuration.audioBitRate)
@@ -356,7 +342,9 @@ public final class LivePipeline: Sendable {
         }
     }
 
-    private func captureVideo(from source: any VideoSource, into sessions: [CompressionSession]) async {
+    private func captureVideo(from source: any VideoSource, of capture: LivePipelineInput.Capture,
+                              into sessions: [CompressionSession]) async {
+        let configuration = capture.configuration
         var count = 0
         var span: (first: MediaTime, end: MediaTime)?
         do {
@@ -378,7 +366,7 @@ public final class LivePipeline: Sendable {
         // second, or at once when stopped).
         let videoSeconds = span.map { ($0.end - $0.first).seconds } ?? 0
         state.withLock { $0.videoSeconds = videoSeconds }
-        if let audioSource {
+        if let audioSource = capture.audio {
             let stopped = isStopRequested
             Task {
                 if !stopped { try? await Task.sleep(for: .seconds(1)) }
@@ -390,16 +378,16 @@ public final class LivePipeline: Sendable {
         }
     }
 
-    private func captureAudio(into session: AudioEncoderSession) async {
-        guard let audioSource else { return }
+    private func captureAudio(_ capture: LivePipelineInput.Capture, into session: AudioEncoderSession) async {
+        guard let audioSource = capture.audio else { return }
         var first: MediaTime?
         do {
             while !isStopRequested, let captured = try await audioSource.nextBuffer() {
                 let start = first ?? captured.pts
                 first = start
                 var buffer = captured.buffer
-                let videoEnd = videoSource == nil ? nil : state.withLock { $0.videoSeconds }
-                if let end = [videoEnd, configuration.durationLimit].compactMap({ $0 }).min() {
+                let videoEnd = capture.video == nil ? nil : state.withLock { $0.videoSeconds }
+                if let end = [videoEnd, capture.configuration.durationLimit].compactMap({ $0 }).min() {
                     let offset = (captured.pts - start).seconds
                     guard offset < end else { break }
                     let room = Int(((end - offset) * Double(buffer.sampleRate)).rounded())
@@ -418,10 +406,10 @@ public final class LivePipeline: Sendable {
     // MARK: - Fan-out
 
     /// Sends what an encoded source gives, as it is, until it ends, the frame limit, or ``stop()``.
-    private func forwardEncoded(from source: any EncodedMediaSource, stream: LiveStreamDescription) async {
+    private func forwardEncoded(from source: any EncodedMediaSource, stream: LiveStreamDescription, frameLimit: Int?) async {
         var pictures = 0
         do {
-            while !isStopRequested, configuration.frameLimit.map({ pictures < $0 }) ?? true {
+            while !isStopRequested, frameLimit.map({ pictures < $0 }) ?? true {
                 guard let media = try await source.next() else { break }
                 let channels = state.withLock { state -> [DestinationChannel] in
                     switch media {
@@ -453,7 +441,8 @@ public final class LivePipeline: Sendable {
         await source.stop()
     }
 
-    private func forwardPictures(of session: CompressionSession, rendition: Int, audioFormat: AudioFormatDescription?) async {
+    private func forwardPictures(of session: CompressionSession, rendition: Int, audioFormat: AudioFormatDescription?,
+                                 audioBitRate: Int) async {
         let frameRate = session.configuration.expectedFrameRate
         for await output in session.outputs {
             switch output {
@@ -464,7 +453,7 @@ public final class LivePipeline: Sendable {
                 }
                 let stream = LiveStreamDescription(video: frame.format, audio: audioFormat, frameRate: frameRate,
                                                    videoBitRate: rendition == 0 ? bitRate : session.configuration.averageBitRate,
-                                                   audioBitRate: audioFormat == nil ? nil : configuration.audioBitRate)
+                                                   audioBitRate: audioFormat == nil ? nil : audioBitRate)
                 for channel in channels where channel.rendition == rendition {
                     channel.offer(video: frame, stream: stream)
                 }
@@ -488,7 +477,7 @@ public final class LivePipeline: Sendable {
 
     /// With ``Delivery/waitForSlowest``, waits until every channel's queue is within its bounds.
     private func waitForSlowest(of channels: [DestinationChannel]) async {
-        guard configuration.delivery == .waitForSlowest else { return }
+        guard input.delivery == .waitForSlowest else { return }
         for channel in channels { await channel.waitForRoom() }
     }
 
@@ -528,7 +517,8 @@ public final class LivePipeline: Sendable {
     }
 
     /// Applies the adaptation policy's choices to the main rendition, one at a time and in order.
-    private func applyAdaptation() async {
+    /// - Parameter configuration: the policy and its bounds.
+    private func applyAdaptation(_ configuration: LiveConfiguration) async {
         var suggestions: [String: Int] = [:]
         var lastForcedKeyFrame: ContinuousClock.Instant?
         for await request in adaptationRequests {

@@ -93,8 +93,22 @@ public final class RTMPServerDestination: LiveDestination {
         }
     }
 
-    /// Ends the stream for every player and stops the server.
+    /// How long ``finish()`` waits for players to read the end of the stream and leave before it closes their
+    /// connections.
+    public static let playerGrace: Duration = .seconds(2)
+
+    /// Ends the stream for every player — each is told (`onStatus` `NetStream.Play.UnpublishNotify` and Stream EOF,
+    /// Adobe RTMP 1.0 §7.1.7) and has up to ``playerGrace`` to read it and leave, as ffmpeg does, so that it ends
+    /// cleanly instead of on a closed connection — then stops the server.
     public func finish() async throws {
+        let publication = state.withLock { $0.isStopped ? nil : $0.publication }
+        if let publication {
+            publication.finish()
+            let deadline = ContinuousClock.now + Self.playerGrace
+            while server.connectionCount > 0, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
         stop()
     }
 

@@ -17,11 +17,9 @@ import Transport
 /// ```
 public final class RTPSource: EncodedMediaSource {
     private struct State {
-        var loop: EventLoop?
         var sockets: [UDPSocket] = []
         var tasks: [Task<Void, Never>] = []
         var continuation: AsyncStream<RTSPMediaPacket>.Continuation?
-        var session: ReceivedRTPSession?
         var senders: [Int: SocketAddress] = [:]
         var stopped = false
     }
@@ -29,11 +27,12 @@ public final class RTPSource: EncodedMediaSource {
     /// The SDP file's path, or the name given with the description.
     public let name: String
     /// The tracks taken.
-    public let tracks: ReceivedTracks
+    public var tracks: ReceivedTracks { received.tracks }
     /// The receiver's limits.
-    public let configuration: RTPSessionReceiver.Configuration
+    public var configuration: RTPSessionReceiver.Configuration { received.configuration }
     private let description: SessionDescription?
 
+    private let received: ReceivedRTPSession.Holder
     private let state = Mutex(State())
 
     /// A source for an SDP file, read in ``open()``.
@@ -45,8 +44,7 @@ public final class RTPSource: EncodedMediaSource {
                 configuration: RTPSessionReceiver.Configuration = RTPSessionReceiver.Configuration()) {
         name = path
         description = nil
-        self.tracks = tracks
-        self.configuration = configuration
+        received = ReceivedRTPSession.Holder(tracks: tracks, configuration: configuration)
     }
 
     /// A source for a session description already parsed.
@@ -59,18 +57,11 @@ public final class RTPSource: EncodedMediaSource {
                 configuration: RTPSessionReceiver.Configuration = RTPSessionReceiver.Configuration()) {
         self.name = name
         self.description = description
-        self.tracks = tracks
-        self.configuration = configuration
-    }
-
-    deinit {
-        state.withLock { $0.loop?.shutdown() }
+        received = ReceivedRTPSession.Holder(tracks: tracks, configuration: configuration)
     }
 
     /// What the source saw so far: frames good, lost and withheld; packets, jitter, A/V offset.
-    public var statistics: ReceivedStreamStatistics {
-        state.withLock { $0.session }?.statistics ?? ReceivedStreamStatistics()
-    }
+    public var statistics: ReceivedStreamStatistics { received.statistics }
 
     /// Reads the SDP and binds the ports of the tracks taken; returns once the formats are known (at once when the
     /// SDP carries the parameter sets, else at the first ones received in band).
@@ -90,17 +81,15 @@ public final class RTPSource: EncodedMediaSource {
                 throw LiveSourceError(source: name, kind: .malformed, reason: error.description)
             }
         }
-        let receiver: RTPSessionReceiver
-        do throws(RTPSessionError) { receiver = try tracks.receiver(for: description, configuration: configuration) } catch {
-            throw LiveSourceError(source: name, kind: .unsupported, reason: error.description)
-        }
+        let receiver = try received.receiver(for: description, source: name)
         let (packets, continuation) = AsyncStream.makeStream(of: RTSPMediaPacket.self, bufferingPolicy: .bufferingOldest(8192))
         let host = description.connection?.address ?? "0.0.0.0"
         let family: SocketAddress.Family = host.contains(":") ? .ipv6 : .ipv4
         var controlSockets: [Int: UDPSocket] = [:]
         do throws(TransportError) {
             let loop = try EventLoop()
-            state.withLock { $0.loop = loop; $0.continuation = continuation }
+            received.loop = loop
+            state.withLock { $0.continuation = continuation }
             for track in [receiver.video, receiver.audio].compactMap({ $0 }) {
                 let media = description.media[track.index]
                 for (offset, isControl) in [(0, false), (1, true)] {
@@ -129,15 +118,14 @@ public final class RTPSource: EncodedMediaSource {
             destination.port += 1
             try? await socket.send(bytes, to: destination)
         })
-        state.withLock { $0.session = session }
+        received.session = session
         return try await session.open()
     }
 
     /// The next picture or audio frame.
     /// - Returns: the frame, or `nil` once ``stop()`` was called and everything held was handed on.
     public func next() async throws(LiveSourceError) -> EncodedMedia? {
-        guard let session = state.withLock({ $0.session }) else { return nil }
-        return await session.next()
+        await received.next()
     }
 
     /// Closes the ports; a pending ``next()`` returns what was held, then `nil`.

@@ -15,9 +15,7 @@ import Transport
 /// ```
 public final class RTSPSource: EncodedMediaSource {
     private struct State {
-        var loop: EventLoop?
         var client: RTSPClient?
-        var session: ReceivedRTPSession?
         var stopped = false
     }
 
@@ -26,12 +24,13 @@ public final class RTSPSource: EncodedMediaSource {
     /// UDP or interleaved TCP.
     public let transport: RTSPLowerTransport
     /// The tracks taken.
-    public let tracks: ReceivedTracks
+    public var tracks: ReceivedTracks { received.tracks }
     /// The receiver's limits.
-    public let configuration: RTPSessionReceiver.Configuration
+    public var configuration: RTPSessionReceiver.Configuration { received.configuration }
     /// The URL.
     public var name: String { url }
 
+    private let received: ReceivedRTPSession.Holder
     private let state = Mutex(State())
 
     /// Creates the source; it connects in ``open()``.
@@ -44,18 +43,11 @@ public final class RTSPSource: EncodedMediaSource {
                 configuration: RTPSessionReceiver.Configuration = RTPSessionReceiver.Configuration()) {
         self.url = url
         self.transport = transport
-        self.tracks = tracks
-        self.configuration = configuration
-    }
-
-    deinit {
-        state.withLock { $0.loop?.shutdown() }
+        received = ReceivedRTPSession.Holder(tracks: tracks, configuration: configuration)
     }
 
     /// What the source saw so far: frames good, lost and withheld; packets, jitter, A/V offset.
-    public var statistics: ReceivedStreamStatistics {
-        state.withLock { $0.session }?.statistics ?? ReceivedStreamStatistics()
-    }
+    public var statistics: ReceivedStreamStatistics { received.statistics }
 
     /// Connects, DESCRIBEs, SETs UP the tracks taken and PLAYs.
     /// - Returns: the formats (from the SDP, or from parameter sets the stream carries in band).
@@ -64,7 +56,7 @@ public final class RTSPSource: EncodedMediaSource {
     public func open() async throws(LiveSourceError) -> LiveStreamDescription {
         let loop: EventLoop
         do { loop = try EventLoop() } catch { throw LiveSourceError(source: url, kind: .unavailable, reason: "\(error)") }
-        state.withLock { $0.loop = loop }
+        received.loop = loop
         let client: RTSPClient
         let receiver: RTPSessionReceiver
         var sections: [Int] = []
@@ -78,11 +70,7 @@ public final class RTSPSource: EncodedMediaSource {
             } catch {
                 throw LiveSourceError(source: url, kind: .malformed, reason: "DESCRIBE answer: \(error)")
             }
-            do throws(RTPSessionError) {
-                receiver = try tracks.receiver(for: description, configuration: configuration)
-            } catch {
-                throw LiveSourceError(source: url, kind: .unsupported, reason: error.description)
-            }
+            receiver = try received.receiver(for: description, source: url)
             for track in [receiver.video, receiver.audio].compactMap({ $0 }) {
                 let number = try await client.setup(control: description.media[track.index].control ?? "*", transport: transport)
                 if sections.count <= number { sections += Array(repeating: -1, count: number + 1 - sections.count) }
@@ -100,10 +88,8 @@ public final class RTSPSource: EncodedMediaSource {
             try? await client.send(rtcp: bytes, track: track)
         }, sections: sections)
         let session = ReceivedRTPSession(name: url, receiver: receiver, link: link)
-        let stopped = state.withLock { state in
-            state.session = session
-            return state.stopped
-        }
+        received.session = session
+        let stopped = state.withLock { $0.stopped }
         if stopped { await client.teardown() }
         return try await session.open()
     }
@@ -111,8 +97,7 @@ public final class RTSPSource: EncodedMediaSource {
     /// The next picture or audio frame.
     /// - Returns: the frame, or `nil` once the server ended the stream or ``stop()`` was called.
     public func next() async throws(LiveSourceError) -> EncodedMedia? {
-        guard let session = state.withLock({ $0.session }) else { return nil }
-        return await session.next()
+        await received.next()
     }
 
     /// Ends the session (TEARDOWN); a pending ``next()`` returns what was held, then `nil`.

@@ -185,3 +185,72 @@ final class ReceivedRTPSession: @unchecked Sendable {
         }
     }
 }
+
+extension ReceivedRTPSession {
+    /// What ``RTSPSource`` and ``RTPSource`` keep from their making to their end, whatever carries their packets:
+    /// the tracks taken, the receiver's limits, the event loop made in `open()` (shut down when the source goes)
+    /// and the session once open.
+    final class Holder: Sendable {
+        private struct Parts {
+            var loop: EventLoop?
+            var session: ReceivedRTPSession?
+        }
+
+        /// The tracks taken.
+        let tracks: ReceivedTracks
+        /// The receiver's limits.
+        let configuration: RTPSessionReceiver.Configuration
+        private let parts = Mutex(Parts())
+
+        /// A holder with nothing open yet.
+        /// - Parameters:
+        ///   - tracks: the tracks to take.
+        ///   - configuration: the receiver's windows and limits.
+        init(tracks: ReceivedTracks, configuration: RTPSessionReceiver.Configuration) {
+            self.tracks = tracks
+            self.configuration = configuration
+        }
+
+        deinit {
+            parts.withLock { $0.loop?.shutdown() }
+        }
+
+        /// The event loop the source's sockets run on, once made.
+        var loop: EventLoop? {
+            get { parts.withLock { $0.loop } }
+            set { parts.withLock { $0.loop = newValue } }
+        }
+
+        /// The session, once the source is open.
+        var session: ReceivedRTPSession? {
+            get { parts.withLock { $0.session } }
+            set { parts.withLock { $0.session = newValue } }
+        }
+
+        /// What the session saw so far (nothing before it opened).
+        var statistics: ReceivedStreamStatistics {
+            session?.statistics ?? ReceivedStreamStatistics()
+        }
+
+        /// The session receiver for the tracks taken of a description.
+        /// - Parameters:
+        ///   - description: the SDP.
+        ///   - source: the source's name, for the error.
+        /// - Returns: the receiver.
+        /// - Throws: ``LiveSourceError`` (`.unsupported`) when no track taken can be received.
+        func receiver(for description: SessionDescription, source: String) throws(LiveSourceError) -> RTPSessionReceiver {
+            do throws(RTPSessionError) {
+                return try tracks.receiver(for: description, configuration: configuration)
+            } catch {
+                throw LiveSourceError(source: source, kind: .unsupported, reason: error.description)
+            }
+        }
+
+        /// The next picture or audio frame of the session.
+        /// - Returns: the frame, or `nil` before the source opened and once the packets have ended.
+        func next() async -> EncodedMedia? {
+            guard let session else { return nil }
+            return await session.next()
+        }
+    }
+}

@@ -2,23 +2,9 @@ import RTP
 
 /// Which tracks of a received stream a source takes: both by default, or the video or the audio alone (an RTSP
 /// source then sets up only that media section).
-public struct ReceivedTracks: OptionSet, Sendable, Hashable {
-    /// The raw bits.
-    public var rawValue: Int
+public typealias ReceivedTracks = LiveTracks
 
-    /// Creates a set from its bits.
-    /// - Parameter rawValue: the bits.
-    public init(rawValue: Int) {
-        self.rawValue = rawValue
-    }
-
-    /// The video track.
-    public static let video = ReceivedTracks(rawValue: 1)
-    /// The audio track.
-    public static let audio = ReceivedTracks(rawValue: 2)
-    /// Both tracks.
-    public static let all: ReceivedTracks = [.video, .audio]
-
+extension LiveTracks {
     /// The session receiver for the tracks of a description this set takes.
     /// - Parameters:
     ///   - description: the SDP.

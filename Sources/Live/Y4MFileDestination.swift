@@ -31,6 +31,8 @@ public final class Y4MFileDestination: LiveDestination {
     public var name: String { path }
     /// A recording: never a live link.
     public var isLive: Bool { false }
+    /// The pictures alone: the pipeline does not queue audio for it.
+    public var tracks: LiveTracks { .video }
 
     private let state = Mutex(State())
 

@@ -176,29 +176,47 @@ public struct RTPSessionReceiver: Sendable {
         }
         datagramsParsed += 1
         if isVideo, let video {
-            guard packet.payloadType == video.payloadType else { videoMalformed += 1; return }
-            if videoReception == nil {
-                videoReception = ReceptionStatistics(ssrc: packet.ssrc, clockRate: video.clockRate)
-                videoFirstTimestamp = packet.timestamp
-                addStream(ssrc: packet.ssrc, clockRate: video.clockRate)
-            }
-            _ = videoReception?.record(sequenceNumber: packet.sequenceNumber, timestamp: packet.timestamp, arrival: arrival)
+            guard let isFirst = Self.count(packet, of: video, reception: &videoReception, firstTimestamp: &videoFirstTimestamp,
+                                           malformed: &videoMalformed, arrival: arrival) else { return }
+            if isFirst { addStream(ssrc: packet.ssrc, clockRate: video.clockRate) }
             var events: [RTPFrameEvent<RTPAccessUnit>] = []
             videoReceiver?.receive(packet) { events.append($0) }
             for event in events { take(event, arrival: arrival, emit) }
         } else if let audio {
-            guard packet.payloadType == audio.payloadType else { audioMalformed += 1; return }
-            if audioReception == nil {
-                audioReception = ReceptionStatistics(ssrc: packet.ssrc, clockRate: audio.clockRate)
-                audioFirstTimestamp = packet.timestamp
-                addStream(ssrc: packet.ssrc, clockRate: audio.clockRate)
-            }
-            _ = audioReception?.record(sequenceNumber: packet.sequenceNumber, timestamp: packet.timestamp, arrival: arrival)
+            guard let isFirst = Self.count(packet, of: audio, reception: &audioReception, firstTimestamp: &audioFirstTimestamp,
+                                           malformed: &audioMalformed, arrival: arrival) else { return }
+            if isFirst { addStream(ssrc: packet.ssrc, clockRate: audio.clockRate) }
             var events: [RTPFrameEvent<RTPAudioFrame>] = []
             audioReceiver?.receive(packet) { events.append($0) }
             for event in events { take(event, arrival: arrival, emit) }
         }
         settle(arrival: arrival, emit)
+    }
+
+    /// Counts a parsed packet in its track's reception statistics (RFC 3550 §6.4.1, §A.3, §A.8); the track's first
+    /// packet starts them and fixes the track's first timestamp.
+    /// - Parameters:
+    ///   - packet: the packet.
+    ///   - track: its track.
+    ///   - reception: the track's reception statistics.
+    ///   - firstTimestamp: the track's first RTP timestamp.
+    ///   - malformed: the track's count of malformed packets.
+    ///   - arrival: when the packet arrived.
+    /// - Returns: `nil` for a payload type the track does not have (counted as malformed); else whether the packet is
+    ///   the track's first (its SSRC is new to the session).
+    private static func count(_ packet: RTPPacket, of track: RTPSessionTrack, reception: inout ReceptionStatistics?,
+                              firstTimestamp: inout UInt32?, malformed: inout Int, arrival: Duration) -> Bool? {
+        guard packet.payloadType == track.payloadType else {
+            malformed += 1
+            return nil
+        }
+        let isFirst = reception == nil
+        if isFirst {
+            reception = ReceptionStatistics(ssrc: packet.ssrc, clockRate: track.clockRate)
+            firstTimestamp = packet.timestamp
+        }
+        _ = reception?.record(sequenceNumber: packet.sequenceNumber, timestamp: packet.timestamp, arrival: arrival)
+        return isFirst
     }
 
     /// Takes one RTCP datagram of a track (RFC 3550 §6.1 compound packet): its sender reports (§6.4.1) set the

@@ -12,6 +12,7 @@ final class AfterOpenDestination: LiveDestination {
     private let step: @Sendable () async throws -> Void
     var name: String { inner.name }
     var isLive: Bool { inner.isLive }
+    var tracks: LiveTracks { inner.tracks }
     var events: AsyncStream<SendQueueEvent>? { inner.events }
 
     init(_ inner: any LiveDestination, then step: @escaping @Sendable () async throws -> Void) {
@@ -36,6 +37,7 @@ final class ObservingDestination<Observation: Sendable>: LiveDestination {
     private let observed = Mutex<[Observation]>([])
     var name: String { inner.name }
     var isLive: Bool { inner.isLive }
+    var tracks: LiveTracks { inner.tracks }
 
     /// What was observed, one entry per frame.
     var observations: [Observation] { observed.withLock { $0 } }

@@ -69,6 +69,7 @@ final class StalledDestination: LiveDestination {
     private let gate = Mutex(Gate())
     var name: String { "stalled \(inner.name)" }
     var isLive: Bool { true }
+    var tracks: LiveTracks { inner.tracks }
 
     init(_ inner: any LiveDestination) {
         self.inner = inner
