@@ -18,7 +18,7 @@ final class FFmpegAudioEncoder: AudioEncoder {
     /// The format of the frames produced (rate, channels, AudioSpecificConfig from the encoder).
     let format: AudioFormatDescription
 
-    private let configuration: AudioEncoderConfiguration
+    private var configuration: AudioEncoderConfiguration
     private let codec: UnsafePointer<AVCodec>
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
@@ -124,6 +124,20 @@ final class FFmpegAudioEncoder: AudioEncoder {
         frames += try receivePackets()
         drained = true
         return frames
+    }
+
+    /// Changes the target rate while the encoder runs. FFmpeg's `aac` reads `AVCodecContext.bit_rate` again for
+    /// every frame (the bits its rate loop aims at and the bandwidth of its coder), so the open context is given
+    /// the new value and the next frame follows it; the stream goes on without a break (no new priming). After a
+    /// ``flush()`` the encoder opens again with the new rate.
+    /// - Parameter bitRate: bits per second, positive.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a rate of zero or less.
+    func setBitRate(_ bitRate: Int) throws(CodecError) {
+        var updated = configuration
+        updated.bitRate = bitRate
+        try updated.validate()
+        configuration = updated
+        context?.pointee.bit_rate = Int64(bitRate)
     }
 
     // MARK: - Private
