@@ -327,9 +327,11 @@ struct AACChannelCoder: Sendable {
     /// The bits of `tns_data()` after `tns_data_present` (0 without a filter).
     var tnsBits: Int { sequence.isShort ? 0 : (tns?.bits ?? 0) }
 
-    /// Chooses and runs a temporal noise shaping filter over this long window's spectrum (§4.6.9) from
+    /// Chooses and runs a temporal noise shaping filter over this window's spectrum (§4.6.9) from
     /// `startBand` to `endBand` when prediction gains enough; the thresholds and energies of the
-    /// filtered bands follow the filtered spectrum, so each band keeps its signal-to-mask ratio.
+    /// filtered bands follow the filtered spectrum, so each band keeps its signal-to-mask ratio. Only
+    /// ONLY_LONG windows: LONG_START and LONG_STOP border an attack that short windows already carry, and
+    /// there a filter on a tone's onset is so resonant that decoders' float rounding differs by 2^-13.5.
     /// - Parameters:
     ///   - startBand: the first band filtered.
     ///   - endBand: one past the last band filtered.

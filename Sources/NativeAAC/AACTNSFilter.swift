@@ -14,6 +14,11 @@ struct AACTNSFilter: Sendable {
     /// classic choice, Zimtohrli scores speech lower: 3.73 against 3.85 at 32 kbit/s mono).
     static let minimumGain: Float = 2.5
 
+    /// The largest prediction gain taken: above it the spectrum is a tone's (a pure tone starting inside the
+    /// window), the filter is so resonant that decoders' float rounding parts (FFmpeg's and ours by 2^-13.5 on a
+    /// 2.5 kHz burst), and short windows or plain coding serve better.
+    static let maximumGain: Float = 30
+
     /// The first band filtered; the range runs up to the last band of the window (`length`).
     let startBand: Int
     /// The quantised reflection coefficients (`coef`, 4 bits each, −8…7).
@@ -39,7 +44,7 @@ struct AACTNSFilter: Sendable {
             var sum = 0.0
             for line in (start + lag)..<end { sum += Double(spectrum[line]) * Double(spectrum[line - lag]) }
             // A Gaussian lag window keeps the filter smooth (its response in time does not ring).
-            correlation[lag] = sum * exp(-0.5 * pow(0.1 * Double(lag), 2))
+            correlation[lag] = sum * exp(-0.5 * pow(0.02 * Double(lag), 2))
         }
         guard correlation[0] > 1e-9 else { return nil }
         // Levinson–Durbin: reflection coefficients k[m] of A(z) = 1 + Σ a[i] z^-i.
@@ -59,7 +64,7 @@ struct AACTNSFilter: Sendable {
             error *= 1 - k * k
         }
         let gain = Float(correlation[0] / max(error, 1e-30))
-        guard gain >= minimumGain else { return nil }
+        guard gain >= minimumGain, gain <= maximumGain else { return nil }
         // 4-bit quantisation in the arcsine domain, the decoder's two scales for either sign.
         let positiveScale = (8 - 0.5) / (Double.pi / 2), negativeScale = (8 + 0.5) / (Double.pi / 2)
         var indices = reflection.map { k -> Int in
