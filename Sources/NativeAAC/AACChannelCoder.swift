@@ -336,9 +336,19 @@ struct AACChannelCoder: Sendable {
     ///   - startBand: the first band filtered.
     ///   - endBand: one past the last band filtered.
     mutating func shapeNoise(startBand: Int, endBand: Int) {
+        shapeNoise(with: AACTNSFilter.design(spectrum: spectrum, offsets: longOffsets, startBand: startBand, endBand: endBand),
+                   endBand: endBand)
+    }
+
+    /// Runs a given temporal noise shaping filter (one designed for a channel pair) as
+    /// ``shapeNoise(startBand:endBand:)`` does.
+    /// - Parameters:
+    ///   - filter: the filter, or `nil` for none.
+    ///   - endBand: one past the last band filtered.
+    mutating func shapeNoise(with filter: AACTNSFilter?, endBand: Int) {
         tns = nil
-        guard !sequence.isShort, let filter = AACTNSFilter.design(spectrum: spectrum, offsets: longOffsets,
-                                                                   startBand: startBand, endBand: endBand) else { return }
+        guard !sequence.isShort, let filter else { return }
+        let startBand = filter.startBand
         tns = filter
         filter.apply(to: &spectrum, offsets: longOffsets, endBand: endBand)
         for band in startBand..<endBand {

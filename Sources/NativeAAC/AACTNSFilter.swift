@@ -36,13 +36,27 @@ struct AACTNSFilter: Sendable {
     ///   - endBand: one past the last band that can carry the filtered lines (TNS maximum and bandwidth).
     /// - Returns: the filter, or `nil` when prediction gains less than ``minimumGain``.
     static func design(spectrum: [Float], offsets: [Int], startBand: Int, endBand: Int) -> AACTNSFilter? {
+        design(spectra: [spectrum], offsets: offsets, startBand: startBand, endBand: endBand)
+    }
+
+    /// Designs one filter for several windows at once (the two channels of a pair, so that M/S still sees
+    /// correlated channels after filtering): the sum of their autocorrelations, as ``design(spectrum:offsets:startBand:endBand:)``.
+    /// - Parameters:
+    ///   - spectra: the windows' 1024 MDCT coefficients each.
+    ///   - offsets: the long band table.
+    ///   - startBand: the first band to filter.
+    ///   - endBand: one past the last band that can carry the filtered lines.
+    /// - Returns: the filter, or `nil` when prediction gains less than ``minimumGain`` or more than ``maximumGain``.
+    static func design(spectra: [[Float]], offsets: [Int], startBand: Int, endBand: Int) -> AACTNSFilter? {
         guard startBand < endBand, endBand < offsets.count else { return nil }
         let start = offsets[startBand], end = offsets[endBand]
         guard end - start > 4 * maximumOrder else { return nil }
         var correlation = [Double](repeating: 0, count: maximumOrder + 1)
         for lag in 0...maximumOrder {
             var sum = 0.0
-            for line in (start + lag)..<end { sum += Double(spectrum[line]) * Double(spectrum[line - lag]) }
+            for spectrum in spectra {
+                for line in (start + lag)..<end { sum += Double(spectrum[line]) * Double(spectrum[line - lag]) }
+            }
             // A Gaussian lag window keeps the filter smooth (its response in time does not ring).
             correlation[lag] = sum * exp(-0.5 * pow(0.02 * Double(lag), 2))
         }
