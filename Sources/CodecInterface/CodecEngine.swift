@@ -133,6 +133,24 @@ public protocol AudioEncoder: AnyObject {
     /// - Returns: the remaining frames.
     /// - Throws: ``CodecError``.
     func flush() throws(CodecError) -> [EncodedAudioFrame]
+
+    /// Changes the target bit rate of the running encoder (adaptive bitrate, as
+    /// `kAudioConverterEncodeBitRate` set on a live `AudioConverter`); it applies from the next frame the
+    /// encoder starts after this returns, the stream goes on without a break.
+    /// - Parameter bitRate: the new rate in bits per second, positive.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a rate of zero or less;
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` when the engine cannot change it while running.
+    func setBitRate(_ bitRate: Int) throws(CodecError)
+}
+
+extension AudioEncoder {
+    /// The answer of an engine that cannot change its rate while running: it refuses.
+    /// - Parameter bitRate: the rate asked for.
+    /// - Throws: ``CodecError/unsupportedProperty(_:reason:engine:)`` always.
+    public func setBitRate(_ bitRate: Int) throws(CodecError) {
+        throw .unsupportedProperty(.bitRate, reason: "cannot change to \(bitRate) bit/s on a running session",
+                                   engine: String(describing: Self.self))
+    }
 }
 
 /// A running audio decoder.

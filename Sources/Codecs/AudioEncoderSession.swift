@@ -20,6 +20,7 @@ public final class AudioEncoderSession: Sendable {
 
     private struct State {
         var encoder: (any AudioEncoder)?
+        var bitRate: Int
         var received = 0
         var emitted = 0
     }
@@ -45,7 +46,7 @@ public final class AudioEncoderSession: Sendable {
         self.engineName = engine.name
         self.format = encoder.format
         self.outputs = SessionOutputStream(capacity: outputCapacity)
-        state = Mutex(State(encoder: encoder))
+        state = Mutex(State(encoder: encoder, bitRate: configuration.bitRate))
     }
 
     /// Encodes PCM; the frames that become ready go to ``outputs``. Waits first while ``outputs`` is full.
@@ -68,6 +69,31 @@ public final class AudioEncoderSession: Sendable {
             }
             for frame in frames { self.outputs.append(frame, isMedia: true, tag: 0) }
         }
+    }
+
+    /// Changes the target bit rate of the running session (adaptive bitrate, like
+    /// ``CompressionSession/setRateControl(averageBitRate:dataRateLimits:)`` for video): it applies from the
+    /// next frame the engine starts after this returns; the stream goes on without a break.
+    /// - Parameter bitRate: the new rate in bits per second.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a rate the configuration rules
+    ///   refuse (zero or less); ``CodecError/sessionClosed`` after ``close()``;
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` when the engine cannot change it while running.
+    public func setBitRate(_ bitRate: Int) async throws(CodecError) {
+        var changed = configuration
+        changed.bitRate = bitRate
+        try changed.validate()
+        try await worker.run { () throws(CodecError) in
+            try self.state.withLock { (state: inout State) throws(CodecError) in
+                guard let encoder = state.encoder else { throw CodecError.sessionClosed }
+                try encoder.setBitRate(bitRate)
+                state.bitRate = bitRate
+            }
+        }
+    }
+
+    /// The target bit rate in force now (the configuration's until ``setBitRate(_:)`` changes it).
+    public var currentBitRate: Int {
+        state.withLock { $0.bitRate }
     }
 
     /// Encodes whatever is buffered (the last frame padded with silence) and drains the encoder.

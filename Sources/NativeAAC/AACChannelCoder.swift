@@ -55,6 +55,8 @@ struct AACChannelCoder: Sendable {
     var isNoise: [Bool]
     /// The noise energy of each noise band, `2·log2(energy)` (§4.6.13.3), as coded.
     var noiseEnergies: [Int]
+    /// The temporal noise shaping filter of this frame (long windows only), or `nil`.
+    var tns: AACTNSFilter?
     private var costs: [Int]
 
     /// Prepares a channel coder.
@@ -94,6 +96,7 @@ struct AACChannelCoder: Sendable {
     ///   - groupLengths: for eight short windows, the windows of each group (summing to 8).
     mutating func configure(sequence: AACWindowSequence, groupLengths: [Int]) {
         self.sequence = sequence
+        tns = nil
         if sequence.isShort {
             self.groupLengths = groupLengths
             bandsPerGroup = shortOffsets.count - 1
@@ -321,6 +324,41 @@ struct AACChannelCoder: Sendable {
     /// The bits of ``writeInfo(maxSFB:to:)``: 11 for long windows, 15 for short ones.
     var infoBits: Int { sequence.isShort ? 15 : 11 }
 
+    /// The bits of `tns_data()` after `tns_data_present` (0 without a filter).
+    var tnsBits: Int { sequence.isShort ? 0 : (tns?.bits ?? 0) }
+
+    /// Chooses and runs a temporal noise shaping filter over this window's spectrum (§4.6.9) from
+    /// `startBand` to `endBand` when prediction gains enough; the thresholds and energies of the
+    /// filtered bands follow the filtered spectrum, so each band keeps its signal-to-mask ratio. Only
+    /// ONLY_LONG windows: LONG_START and LONG_STOP border an attack that short windows already carry, and
+    /// there a filter on a tone's onset is so resonant that decoders' float rounding differs by 2^-13.5.
+    /// - Parameters:
+    ///   - startBand: the first band filtered.
+    ///   - endBand: one past the last band filtered.
+    mutating func shapeNoise(startBand: Int, endBand: Int) {
+        shapeNoise(with: AACTNSFilter.design(spectrum: spectrum, offsets: longOffsets, startBand: startBand, endBand: endBand),
+                   endBand: endBand)
+    }
+
+    /// Runs a given temporal noise shaping filter (one designed for a channel pair) as
+    /// ``shapeNoise(startBand:endBand:)`` does.
+    /// - Parameters:
+    ///   - filter: the filter, or `nil` for none.
+    ///   - endBand: one past the last band filtered.
+    mutating func shapeNoise(with filter: AACTNSFilter?, endBand: Int) {
+        tns = nil
+        guard !sequence.isShort, let filter else { return }
+        let startBand = filter.startBand
+        tns = filter
+        filter.apply(to: &spectrum, offsets: longOffsets, endBand: endBand)
+        for band in startBand..<endBand {
+            var energy: Float = 0
+            for line in longOffsets[band]..<longOffsets[band + 1] { energy += spectrum[line] * spectrum[line] }
+            if energies[band] > 0 { thresholds[band] *= energy / energies[band] }
+            energies[band] = energy
+        }
+    }
+
     /// Writes `individual_channel_stream()` after ``planSections(maxSFB:)``.
     /// - Parameters:
     ///   - maxSFB: `max_sfb`.
@@ -370,7 +408,12 @@ struct AACChannelCoder: Sendable {
             last = sf
         }
         writer.u(1, 0)  // pulse_data_present
-        writer.u(1, 0)  // tns_data_present
+        if let tns, !sequence.isShort {
+            writer.u(1, 1)  // tns_data_present
+            tns.write(bandCount: longOffsets.count - 1, to: &writer)
+        } else {
+            writer.u(1, 0)  // tns_data_present
+        }
         writer.u(1, 0)  // gain_control_data_present
         // spectral_data()
         quantized.withUnsafeBufferPointer { quantizedBuffer in
