@@ -3,9 +3,9 @@
 # oracle tools and FFmpeg's libraries (apt), then
 #   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift): every suite at once but those that
 #      need real time and the native codec's (pass 2); then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1),
-#      the suites that need real time (network peers, timers, paced sources) at once, each test on ports of its own —
-#      a suite that fails there runs again alone, one test at a time, and that run decides (the log names it: it is
-#      sensitive to load); then the few that measure real time too closely to share the machine (trait `.runsAlone`),
+#      the suites that need real time (network peers, timers, paced sources) four tests at a time, each on ports of
+#      its own — a suite that fails there runs again alone, one test at a time, and that run decides (the log names
+#      it: it is sensitive to load); then the few that measure real time too closely to share the machine (trait `.runsAlone`),
 #      one test at a time;
 #   2. the native H.264 encoder's and decoder's and the native engine's suites, optimised (-c release), where they
 #      measure allocations and take a twentieth of the time; and the live adaptation proof with the native engine
@@ -64,13 +64,18 @@ pass() {
     echo "== $name: $((took / 60)) min $((took % 60)) s$([ "$status" -ne 0 ] && echo ", exit $status")"
 }
 
-# Runs real-time suites at once; a suite with a failing test then runs again alone, one test at a time, and decides.
-#   at_once_then_alone TAG SWIFT-TEST-ARGUMENTS...
+# Runs real-time suites at once, at most four tests at a time (more starve the tests that encode a camera in real
+# time: run all at once, 3 of 87 failed on an idle machine); a suite with a failing test then runs again alone, one
+# test at a time, and decides.
+#   at_once_then_alone TAG SUITES SKIPPED SWIFT-TEST-ARGUMENTS...
 at_once_then_alone() {
-    local tag=$1
-    shift
+    local tag=$1 suites=$2 skipped=$3
+    shift 3
     rm -f ".build/xunit-$tag"*.xml
-    if env STREAMKIT_REAL_TIME_SUITES=1 swift test "$@" --xunit-output ".build/xunit-$tag.xml"; then return 0; fi
+    if env STREAMKIT_REAL_TIME_SUITES=1 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 \
+        swift test "$@" --filter "$suites" --skip "$skipped" --xunit-output ".build/xunit-$tag.xml"; then
+        return 0
+    fi
     local again
     again=$(python3 - ".build/xunit-$tag-swift-testing.xml" <<'PY'
 import sys, xml.etree.ElementTree as tree
@@ -83,7 +88,8 @@ PY
 )
     if [ -z "$again" ]; then return 1; fi
     echo "== the suites that failed beside the others run again alone, one test at a time: $again"
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test "$@" --no-parallel --filter "$again" --xunit-output ".build/xunit-$tag-again.xml"
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test "$@" --no-parallel --filter "$again" --skip "$skipped" \
+        --xunit-output ".build/xunit-$tag-again.xml"
 }
 
 total=$SECONDS
@@ -95,7 +101,7 @@ pass "pure Swift: build" - swift build --build-tests
 pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log \
     swift test --skip-build --skip "$native" --xunit-output .build/xunit-pure.xml
 pass "pure Swift: the real-time suites at once" .build/test-output-pure-real-time.log \
-    at_once_then_alone pure-real-time --skip-build --filter "$realTime" --skip "$alone"
+    at_once_then_alone pure-real-time "$realTime" "$alone" --skip-build
 pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-alone.log \
     env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$alone" --xunit-output .build/xunit-pure-alone.xml
 
@@ -113,7 +119,7 @@ pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tes
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml
 pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \
-    at_once_then_alone ffmpeg-real-time --traits FFmpeg,OpenSSL --skip-build --filter "$traitedRealTime" --skip "$alone"
+    at_once_then_alone ffmpeg-real-time "$traitedRealTime" "$alone" --traits FFmpeg,OpenSSL --skip-build
 pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \
     env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone" \
     --xunit-output .build/xunit-ffmpeg-alone.xml
