@@ -50,6 +50,26 @@ enum AACEncoderOracle {
         return bytes
     }
 
+    /// An ADTS stream of ours decoded twice — by FFmpeg (floats) and by our decoder — and how far apart the two are.
+    /// - Parameters:
+    ///   - bytes: the stream; it is written to `url` (which stays for the caller to probe).
+    ///   - channels: its channel count.
+    ///   - url: the file to write.
+    ///   - strict: whether FFmpeg decodes with `-err_detect explode` (any damage it sees is an error).
+    /// - Returns: FFmpeg's samples and what it printed, our decoding, and the difference.
+    /// - Throws: when FFmpeg fails or our decoder finds no frame.
+    static func decodings(of bytes: [UInt8], channels: Int, at url: URL, strict: Bool = false) throws
+        -> (reference: [Float], ffmpegLog: String,
+            ours: (samples: [Float], channels: Int, statuses: [AACFrameStatus], statistics: AACDecoderStatistics),
+            difference: AACOracle.Difference) {
+        try Data(bytes).write(to: url)
+        let decoding = try ExternalTool.check("ffmpeg", ["-v", "error"] + (strict ? ["-err_detect", "explode"] : [])
+                                                  + ["-i", url.path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
+        let reference = decoding.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let ours = try AACOracle.nativeDecode(bytes)
+        return (reference, decoding.standardError, ours, AACOracle.compare(ours.samples, reference, channels: channels))
+    }
+
     /// Signal-to-noise ratio in dB of a decoding (interleaved, priming included) against the planar input.
     static func snr(input: [[Float]], decoded: [Float], channels: Int) -> Double {
         var signal = 0.0, noise = 0.0

@@ -16,18 +16,14 @@ struct NativeAACEncoderFFmpegTests {
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("native.aac")
-        try Data(bytes).write(to: url)
+        let (reference, ffmpegLog, _, difference) = try AACEncoderOracle.decodings(of: bytes, channels: channels, at: url)
         let probe = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,channels,sample_rate",
                                                        "-of", "default=noprint_wrappers=1", url.path]).text
         #expect(probe.contains("codec_name=aac"))
         #expect(probe.contains("profile=LC"))
         #expect(probe.contains("channels=\(channels)"))
         #expect(probe.contains("sample_rate=\(sampleRate)"))
-        let decoding = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
-        #expect(decoding.standardError.isEmpty, "ffmpeg: \(decoding.standardError)")
-        let reference = decoding.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        let ours = try AACOracle.nativeDecode(bytes)
-        let difference = AACOracle.compare(ours.samples, reference, channels: channels)
+        #expect(ffmpegLog.isEmpty, "ffmpeg: \(ffmpegLog)")
         let snr = AACEncoderOracle.snr(input: input, decoded: reference, channels: channels)
         let rate = AACEncoderOracle.bitRate(of: frames, samples: input[0].count, sampleRate: sampleRate)
         print("\(channels) ch \(sampleRate) Hz \(bitRate) bit/s: \(String(format: "%.0f", rate)) bit/s, SNR "
@@ -55,13 +51,9 @@ struct NativeAACEncoderFFmpegTests {
         let bytes = try AACEncoderOracle.adts(frames, sampleRate: sampleRate, channels: channels)
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("attacks.aac")
-        try Data(bytes).write(to: url)
-        let decoding = try ExternalTool.check("ffmpeg", ["-v", "error", "-i", url.path, "-f", "f32le", "-c:a", "pcm_f32le", "-"])
-        #expect(decoding.standardError.isEmpty, "ffmpeg: \(decoding.standardError)")
-        let reference = decoding.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        let ours = try AACOracle.nativeDecode(bytes)
-        let difference = AACOracle.compare(ours.samples, reference, channels: channels)
+        let (reference, ffmpegLog, ours, difference) = try AACEncoderOracle.decodings(of: bytes, channels: channels,
+                                                                                     at: directory.appendingPathComponent("attacks.aac"))
+        #expect(ffmpegLog.isEmpty, "ffmpeg: \(ffmpegLog)")
         let snr = AACEncoderOracle.snr(input: planar, decoded: reference, channels: channels)
         print("attacks, \(channels) ch: \(encoder.statistics.shortFrames) short frames of \(frames.count), SNR "
               + "\(String(format: "%.1f", snr)) dB; ours vs FFmpeg \(difference)")

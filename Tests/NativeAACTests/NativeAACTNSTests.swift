@@ -93,14 +93,10 @@ struct NativeAACTNSTests {
         let bytes = try AACEncoderOracle.adts(frames, sampleRate: sampleRate, channels: channels)
         let directory = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("tns.aac")
-        try Data(bytes).write(to: url)
-        let decoding = try ExternalTool.check("ffmpeg", ["-v", "error", "-err_detect", "explode", "-i", url.path,
-                                                         "-f", "f32le", "-c:a", "pcm_f32le", "-"])
-        #expect(decoding.standardError.isEmpty, "ffmpeg: \(decoding.standardError)")
-        let reference = decoding.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        let ours = try AACOracle.nativeDecode(bytes)
-        let difference = AACOracle.compare(ours.samples, reference, channels: channels)
+        let (reference, ffmpegLog, ours, difference) = try AACEncoderOracle.decodings(of: bytes, channels: channels,
+                                                                                     at: directory.appendingPathComponent("tns.aac"),
+                                                                                     strict: true)
+        #expect(ffmpegLog.isEmpty, "ffmpeg: \(ffmpegLog)")
         let snr = AACEncoderOracle.snr(input: planar, decoded: reference, channels: channels)
         print("TNS, \(channels) ch \(bitRate) bit/s: \(encoder.statistics.tnsFrames) channel frames with TNS of "
               + "\(frames.count * channels), SNR \(String(format: "%.1f", snr)) dB; ours vs FFmpeg \(difference)")
