@@ -104,10 +104,7 @@ public final class RTMPServerDestination: LiveDestination {
         let publication = state.withLock { $0.isStopped ? nil : $0.publication }
         if let publication {
             publication.finish()
-            let deadline = ContinuousClock.now + Self.playerGrace
-            while server.connectionCount > 0, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
+            await server.waitUntilNoConnections(atMost: Self.playerGrace)
         }
         stop()
     }

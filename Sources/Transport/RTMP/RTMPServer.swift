@@ -26,6 +26,18 @@ public final class RTMPServer: Sendable {
         var handshaking = 0
         var acceptTask: Task<Void, Never>?
         var isStopped = false
+        /// Who waits in ``RTMPServer/waitUntilNoConnections(atMost:)``, by number.
+        var idleWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Waits whose time ran out before they were stored.
+        var expiredWaiters: Set<Int> = []
+        var nextWaiter = 0
+
+        /// Takes every waiter once no connection is open (or the server stopped), to be resumed outside the lock.
+        mutating func idleWaitersToResume() -> [CheckedContinuation<Void, Never>] {
+            guard sessions.isEmpty || isStopped else { return [] }
+            defer { idleWaiters = [:] }
+            return Array(idleWaiters.values)
+        }
     }
 
     /// The configuration.
@@ -95,7 +107,11 @@ public final class RTMPServer: Sendable {
         report(.connected(tcp.remoteAddress, digest: connection.peerUsedDigestHandshake))
         connection.start(onMessage: { message in await session.handle(message) }, onClose: { [self] error in
             session.closed(error)
-            _ = state.withLock { $0.sessions.removeValue(forKey: ObjectIdentifier(session)) }
+            let idle = state.withLock { state in
+                _ = state.sessions.removeValue(forKey: ObjectIdentifier(session))
+                return state.idleWaitersToResume()
+            }
+            for waiter in idle { waiter.resume() }
         })
     }
 
@@ -142,15 +158,50 @@ public final class RTMPServer: Sendable {
     /// How many connections are open (after their handshake).
     public var connectionCount: Int { state.withLock { $0.sessions.count } }
 
+    /// Waits until no connection is open — every player has read the end of its stream and left — or `limit` has
+    /// passed, whichever comes first. The connections' ends resume it; nothing polls.
+    /// - Parameter limit: the longest wait.
+    public func waitUntilNoConnections(atMost limit: Duration) async {
+        let number = state.withLock { state -> Int? in
+            guard !state.sessions.isEmpty, !state.isStopped else { return nil }
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        guard let number else { return }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: limit)
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let waiter = state.idleWaiters.removeValue(forKey: number) else {
+                    state.expiredWaiters.insert(number)
+                    return nil
+                }
+                return waiter
+            }
+            waiter?.resume()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.sessions.isEmpty || state.isStopped || state.expiredWaiters.remove(number) != nil { return true }
+                state.idleWaiters[number] = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+        state.withLock { _ = $0.expiredWaiters.remove(number) }
+    }
+
     /// Stops: no more connections, every connection closed, subscriptions and ``events`` end. Calling it again does
     /// nothing.
     public func stop() {
-        let (sessions, streams, task) = state.withLock { state -> ([RTMPServerSession], [RTMPServerStream], Task<Void, Never>?) in
-            guard !state.isStopped else { return ([], [], nil) }
+        let (sessions, streams, task, idle) = state.withLock {
+            state -> ([RTMPServerSession], [RTMPServerStream], Task<Void, Never>?, [CheckedContinuation<Void, Never>]) in
+            guard !state.isStopped else { return ([], [], nil, []) }
             state.isStopped = true
             defer { state.sessions = [:] }
-            return (Array(state.sessions.values), Array(state.streams.values), state.acceptTask)
+            return (Array(state.sessions.values), Array(state.streams.values), state.acceptTask, state.idleWaitersToResume())
         }
+        for waiter in idle { waiter.resume() }
         listener.close()
         task?.cancel()
         for session in sessions { session.connection.close() }
