@@ -6,7 +6,6 @@ extension NativeH264Decoder {
     func decodeIntraMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         let base = mb * 16
-        let picture = context.picture
         let isNxN = type == 0
         if isNxN {
             // Predicted modes need the modes of the blocks left and above (§8.3.1.1).
@@ -15,17 +14,8 @@ extension NativeH264Decoder {
             let topAvailable = topMb >= 0 && isAvailable(topMb, context)
             for index in 0..<16 {
                 let raster = Self.rasterOfBlock[index]
-                let x = raster & 3, y = raster >> 2
-                var modeA = -1, modeB = -1
-                if x > 0 { modeA = Int(intraModes[base + raster - 1]) }
-                else if leftAvailable && !(context.constrainedIntra && mbKind[leftMb] == Kind.inter) {
-                    modeA = mbKind[leftMb] == Kind.intraNxN ? Int(intraModes[leftMb * 16 + y * 4 + 3]) : 2
-                }
-                if y > 0 { modeB = Int(intraModes[base + raster - 4]) }
-                else if topAvailable && !(context.constrainedIntra && mbKind[topMb] == Kind.inter) {
-                    modeB = mbKind[topMb] == Kind.intraNxN ? Int(intraModes[topMb * 16 + 12 + x]) : 2
-                }
-                let predicted = modeA < 0 || modeB < 0 ? 2 : min(modeA, modeB)
+                let predicted = predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1,
+                                                      topMb: topAvailable ? topMb : -1, context)
                 var mode = predicted
                 if !reader.bit() {
                     let remaining = Int(reader.bits(3))
@@ -56,8 +46,36 @@ extension NativeH264Decoder {
             motionY[base + i] = 0
         }
         try readResidual(mb, cbp: cbp, intra16x16: !isNxN, &reader, context)
+        try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, context)
+    }
 
-        // Reconstruction.
+    /// Intra4x4PredMode's prediction (§8.3.1.1): the smaller of the modes of the blocks left and above
+    /// (2, DC, for a neighbour that is not I_NxN), or 2 when either is not available for intra prediction.
+    /// `leftMb` and `topMb` are the neighbouring macroblocks when available in the slice, −1 otherwise.
+    @inline(__always)
+    func predictedIntra4x4Mode(_ mb: Int, raster: Int, leftMb: Int, topMb: Int, _ context: SliceContext) -> Int {
+        let base = mb * 16
+        let x = raster & 3, y = raster >> 2
+        var modeA = -1, modeB = -1
+        if x > 0 { modeA = Int(intraModes[base + raster - 1]) }
+        else if leftMb >= 0 && !(context.constrainedIntra && mbKind[leftMb] == Kind.inter) {
+            modeA = mbKind[leftMb] == Kind.intraNxN ? Int(intraModes[leftMb * 16 + y * 4 + 3]) : 2
+        }
+        if y > 0 { modeB = Int(intraModes[base + raster - 4]) }
+        else if topMb >= 0 && !(context.constrainedIntra && mbKind[topMb] == Kind.inter) {
+            modeB = mbKind[topMb] == Kind.intraNxN ? Int(intraModes[topMb * 16 + 12 + x]) : 2
+        }
+        return modeA < 0 || modeB < 0 ? 2 : min(modeA, modeB)
+    }
+
+    /// The reconstruction of an intra macroblock (§8.3.1.2, §8.3.3, §8.3.4, §8.5) once its syntax is read
+    /// by either entropy decoder: prediction modes in ``intraModes``, levels in ``coefficients``, TotalCoeff
+    /// (or coded flags) in ``lumaTotals``/``chromaTotals``; `type` is mb_type of Table 7-11 (0: I_NxN).
+    func reconstructIntraMacroblock(_ mb: Int, type: Int, chromaMode: Int, cbp: Int, _ context: SliceContext) throws(SliceDataError) {
+        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        let base = mb * 16
+        let picture = context.picture
+        let isNxN = type == 0
         let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
         let left = leftMb >= 0 && isAvailableForIntra(leftMb, context)
         let top = topMb >= 0 && isAvailableForIntra(topMb, context)

@@ -2,8 +2,8 @@ import Bitstream
 import H264
 import MediaCore
 
-/// A pure-Swift H.264 decoder: Constrained Baseline (CAVLC, I and P slices, several slices in any
-/// order, several reference frames with list modification and adaptive marking, I_PCM, 4:2:0 and
+/// A pure-Swift H.264 decoder: Constrained Baseline, and Main without B slices (CAVLC or CABAC, I and
+/// P slices, several slices in any order, several reference frames with list modification and adaptive marking, I_PCM, 4:2:0 and
 /// 4:0:0), output in display order through the decoded picture buffer's bumping process (§C.4.5.3).
 ///
 /// Feed it NAL units in decoding order (without start codes or length prefixes) with a timestamp for
@@ -11,7 +11,7 @@ import MediaCore
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Unsupported features (CABAC, B/SP/SI slices, field pictures and MBAFF, FMO with several slice
+/// Unsupported features (B/SP/SI slices, field pictures and MBAFF, FMO with several slice
 /// groups, 8x8 transforms, scaling matrices, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
@@ -76,6 +76,8 @@ public final class NativeH264Decoder {
     let refCache: UnsafeMutablePointer<Int8>
     let mvCache: UnsafeMutablePointer<Int32>
     let strengthScratch: UnsafeMutablePointer<Int>
+    /// CABAC's context variables and neighbour tables (§9.3), grown with the picture size.
+    let cabac = CABACNeighbourTables()
 
     /// Macroblock kinds in ``mbKind``.
     enum Kind {
@@ -236,7 +238,11 @@ public final class NativeH264Decoder {
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
             do throws(SliceDataError) {
-                try decodeSliceData(&reader, &context)
+                if pps.entropyCodingModeFlag {
+                    try decodeSliceDataCABAC(&reader, &context)
+                } else {
+                    try decodeSliceData(&reader, &context)
+                }
             } catch {
                 picture.problems.append(.sliceData(field: error.field, macroblock: context.currentMb, nalIndex: nalIndex))
             }
@@ -256,7 +262,6 @@ public final class NativeH264Decoder {
 
     /// Refuses what this decoder does not implement, naming it.
     func checkSupport(sps: H264SequenceParameterSet, pps: H264PictureParameterSet, header: H264SliceHeader) throws(NativeH264DecoderError) {
-        if pps.entropyCodingModeFlag { throw .unsupportedFeature("CABAC (entropy_coding_mode_flag 1)", nalIndex: nalIndex) }
         switch header.sliceType {
         case .i, .p: break
         case .b: throw .unsupportedFeature("B slices", nalIndex: nalIndex)

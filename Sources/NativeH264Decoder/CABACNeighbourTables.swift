@@ -1,0 +1,84 @@
+/// What the CABAC ctxIdxInc derivations (§9.3.3.1.1) need to know about macroblocks already decoded,
+/// beyond the decoder's own per-macroblock tables: the skip flag, coded_block_pattern,
+/// intra_chroma_pred_mode, the DC blocks' coded_block_flag, transform_size_8x8_flag, and the absolute
+/// motion vector differences per 4x4 block. Held in memory the decoder owns, grown when a larger picture
+/// arrives, never per macroblock; the context variables live here too.
+final class CABACNeighbourTables {
+    /// The context variables of the slice being decoded (pStateIdx << 1 | valMPS).
+    let states: UnsafeMutablePointer<UInt8>
+    /// Macroblocks the tables hold.
+    private(set) var capacity = 0
+    /// Per macroblock: mb_skip_flag.
+    var skip: UnsafeMutablePointer<UInt8>
+    /// Per macroblock: CodedBlockPatternLuma | CodedBlockPatternChroma << 4 (I_PCM: 0x2F, skipped: 0).
+    var cbp: UnsafeMutablePointer<UInt8>
+    /// Per macroblock: intra_chroma_pred_mode (0 for inter and I_PCM macroblocks).
+    var chromaMode: UnsafeMutablePointer<UInt8>
+    /// Per macroblock: coded_block_flag of the Intra16x16 DC (bit 0), Cb DC (bit 1) and Cr DC (bit 2) blocks.
+    var codedDC: UnsafeMutablePointer<UInt8>
+    /// Per macroblock: transform_size_8x8_flag.
+    var transform8x8: UnsafeMutablePointer<UInt8>
+    /// Per 4x4 block (16 per macroblock, raster order): |mvd_l0| horizontal, saturated at 255.
+    var mvdX: UnsafeMutablePointer<UInt8>
+    /// Per 4x4 block: |mvd_l0| vertical, saturated at 255.
+    var mvdY: UnsafeMutablePointer<UInt8>
+
+    /// Creates empty tables and the context storage.
+    init() {
+        states = .allocate(capacity: 1024)
+        states.initialize(repeating: 0, count: 1024)
+        skip = .allocate(capacity: 1); cbp = .allocate(capacity: 1); chromaMode = .allocate(capacity: 1)
+        codedDC = .allocate(capacity: 1); transform8x8 = .allocate(capacity: 1)
+        mvdX = .allocate(capacity: 16); mvdY = .allocate(capacity: 16)
+    }
+
+    deinit {
+        states.deallocate()
+        release()
+    }
+
+    private func release() {
+        skip.deallocate(); cbp.deallocate(); chromaMode.deallocate(); codedDC.deallocate(); transform8x8.deallocate()
+        mvdX.deallocate(); mvdY.deallocate()
+    }
+
+    /// Makes room for `count` macroblocks (allocates only when the picture grew).
+    /// - Parameter count: macroblocks in the picture.
+    func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        release()
+        func table(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+            let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+            pointer.initialize(repeating: 0, count: n)
+            return pointer
+        }
+        skip = table(count); cbp = table(count); chromaMode = table(count); codedDC = table(count); transform8x8 = table(count)
+        mvdX = table(count * 16); mvdY = table(count * 16)
+        capacity = count
+    }
+
+    /// Records a macroblock with no motion vector differences (skipped, intra or I_PCM).
+    /// - Parameters:
+    ///   - mb: the macroblock address.
+    ///   - skip: mb_skip_flag.
+    ///   - cbp: its coded_block_pattern as held in ``cbp``.
+    ///   - chromaMode: intra_chroma_pred_mode, 0 if none.
+    ///   - codedDC: the DC blocks' coded_block_flag bits.
+    ///   - transform8x8: transform_size_8x8_flag.
+    @inline(__always)
+    func record(_ mb: Int, skip: Bool, cbp: Int, chromaMode: Int, codedDC: Int, transform8x8: Bool) {
+        self.skip[mb] = skip ? 1 : 0
+        self.cbp[mb] = UInt8(truncatingIfNeeded: cbp)
+        self.chromaMode[mb] = UInt8(truncatingIfNeeded: chromaMode)
+        self.codedDC[mb] = UInt8(truncatingIfNeeded: codedDC)
+        self.transform8x8[mb] = transform8x8 ? 1 : 0
+    }
+
+    /// Zeroes the motion vector differences of a macroblock (skipped and intra macroblocks).
+    /// - Parameter mb: the macroblock address.
+    @inline(__always)
+    func clearMotionDifferences(_ mb: Int) {
+        (mvdX + mb * 16).update(repeating: 0, count: 16)
+        (mvdY + mb * 16).update(repeating: 0, count: 16)
+    }
+}
