@@ -1,6 +1,6 @@
 /// What the CABAC ctxIdxInc derivations (§9.3.3.1.1) need to know about macroblocks already decoded,
 /// beyond the decoder's own per-macroblock tables: the skip flag, coded_block_pattern,
-/// intra_chroma_pred_mode, the DC blocks' coded_block_flag, transform_size_8x8_flag, and the absolute
+/// intra_chroma_pred_mode, the DC blocks' coded_block_flag, and the absolute
 /// motion vector differences per 4x4 block. Held in memory the decoder owns, grown when a larger picture
 /// arrives, never per macroblock; the context variables live here too.
 final class CABACNeighbourTables {
@@ -16,8 +16,6 @@ final class CABACNeighbourTables {
     var chromaMode: UnsafeMutablePointer<UInt8>
     /// Per macroblock: coded_block_flag of the Intra16x16 DC (bit 0), Cb DC (bit 1) and Cr DC (bit 2) blocks.
     var codedDC: UnsafeMutablePointer<UInt8>
-    /// Per macroblock: transform_size_8x8_flag.
-    var transform8x8: UnsafeMutablePointer<UInt8>
     /// Per 4x4 block (16 per macroblock, raster order): |mvd_l0| horizontal, saturated at 255.
     var mvdX: UnsafeMutablePointer<UInt8>
     /// Per 4x4 block: |mvd_l0| vertical, saturated at 255.
@@ -28,7 +26,7 @@ final class CABACNeighbourTables {
         states = .allocate(capacity: 1024)
         states.initialize(repeating: 0, count: 1024)
         skip = .allocate(capacity: 1); cbp = .allocate(capacity: 1); chromaMode = .allocate(capacity: 1)
-        codedDC = .allocate(capacity: 1); transform8x8 = .allocate(capacity: 1)
+        codedDC = .allocate(capacity: 1)
         mvdX = .allocate(capacity: 16); mvdY = .allocate(capacity: 16)
     }
 
@@ -38,7 +36,7 @@ final class CABACNeighbourTables {
     }
 
     private func release() {
-        skip.deallocate(); cbp.deallocate(); chromaMode.deallocate(); codedDC.deallocate(); transform8x8.deallocate()
+        skip.deallocate(); cbp.deallocate(); chromaMode.deallocate(); codedDC.deallocate()
         mvdX.deallocate(); mvdY.deallocate()
     }
 
@@ -52,7 +50,7 @@ final class CABACNeighbourTables {
             pointer.initialize(repeating: 0, count: n)
             return pointer
         }
-        skip = table(count); cbp = table(count); chromaMode = table(count); codedDC = table(count); transform8x8 = table(count)
+        skip = table(count); cbp = table(count); chromaMode = table(count); codedDC = table(count)
         mvdX = table(count * 16); mvdY = table(count * 16)
         capacity = count
     }
@@ -64,14 +62,12 @@ final class CABACNeighbourTables {
     ///   - cbp: its coded_block_pattern as held in ``cbp``.
     ///   - chromaMode: intra_chroma_pred_mode, 0 if none.
     ///   - codedDC: the DC blocks' coded_block_flag bits.
-    ///   - transform8x8: transform_size_8x8_flag.
     @inline(__always)
-    func record(_ mb: Int, skip: Bool, cbp: Int, chromaMode: Int, codedDC: Int, transform8x8: Bool) {
+    func record(_ mb: Int, skip: Bool, cbp: Int, chromaMode: Int, codedDC: Int) {
         self.skip[mb] = skip ? 1 : 0
         self.cbp[mb] = UInt8(truncatingIfNeeded: cbp)
         self.chromaMode[mb] = UInt8(truncatingIfNeeded: chromaMode)
         self.codedDC[mb] = UInt8(truncatingIfNeeded: codedDC)
-        self.transform8x8[mb] = transform8x8 ? 1 : 0
     }
 
     /// Zeroes the motion vector differences of a macroblock (skipped and intra macroblocks).

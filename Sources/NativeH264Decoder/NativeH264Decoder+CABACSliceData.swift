@@ -27,7 +27,7 @@ extension NativeH264Decoder {
             context.currentMb = mb
             if context.isP && decodeSkipFlag(mb, &engine, context) {
                 decodeSkip(mb, &context)
-                cabac.record(mb, skip: true, cbp: 0, chromaMode: 0, codedDC: 0, transform8x8: false)
+                cabac.record(mb, skip: true, cbp: 0, chromaMode: 0, codedDC: 0)
                 cabac.clearMotionDifferences(mb)
                 state.previousQPDeltaNonZero = false
             } else {
@@ -79,7 +79,7 @@ extension NativeH264Decoder {
             // engine starts again (§9.3.1.2).
             try decodePCM(mb, &engine.reader, &context)
             guard engine.initialiseEngine() else { throw SliceDataError(field: "pcm_sample (CABAC codIOffset 510 or 511 after I_PCM)") }
-            cabac.record(mb, skip: false, cbp: 0x2F, chromaMode: 0, codedDC: 7, transform8x8: false)
+            cabac.record(mb, skip: false, cbp: 0x2F, chromaMode: 0, codedDC: 7)
             cabac.clearMotionDifferences(mb)
             state.previousQPDeltaNonZero = false
             return
@@ -113,8 +113,9 @@ extension NativeH264Decoder {
         let base = mb * 16
         let isNxN = type == 0
         let (left, top) = neighbours(mb, context)
+        let transform8x8 = isNxN && context.pps.transform8x8ModeFlag && transformSize8x8FlagCABAC(left: left, top: top, &engine)
         if isNxN {
-            for index in 0..<16 {
+            for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterOfBlock[index]
                 let predicted = predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, context)
                 var mode = predicted
@@ -122,7 +123,7 @@ extension NativeH264Decoder {
                     let remaining = engine.decision(69) | engine.decision(69) << 1 | engine.decision(69) << 2
                     mode = remaining < predicted ? remaining : remaining + 1
                 }
-                intraModes[base + raster] = Int8(mode)
+                if transform8x8 { setIntra8x8Mode(mb, block8x8: index >> 2, mode) } else { intraModes[base + raster] = Int8(mode) }
             }
         } else {
             for i in 0..<16 { intraModes[base + i] = 2 }
@@ -143,8 +144,8 @@ extension NativeH264Decoder {
             motionX[base + i] = 0
             motionY[base + i] = 0
         }
-        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: !isNxN, isIntra: true, &engine, context)
-        cabac.record(mb, skip: false, cbp: cbp, chromaMode: chromaMode, codedDC: codedDC, transform8x8: false)
+        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: !isNxN, isIntra: true, transform8x8: transform8x8, &engine, context)
+        cabac.record(mb, skip: false, cbp: cbp, chromaMode: chromaMode, codedDC: codedDC)
         cabac.clearMotionDifferences(mb)
         if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
         try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, context)
@@ -280,11 +281,15 @@ extension NativeH264Decoder {
             }
         }
         let cbp = codedBlockPatternCABAC(mb, &engine, context)
+        // transform_size_8x8_flag (§7.3.5): luma coded, and no sub-macroblock partition below 8x8.
+        let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag
+            && (type != 3 || subTypes[0] | subTypes[1] | subTypes[2] | subTypes[3] == 0)
+            && transformSize8x8FlagCABAC(left: left, top: top, &engine)
         if cbp != 0 { try qpDeltaCABAC(&engine, &context, &state) } else { state.previousQPDeltaNonZero = false }
         record(mb, kind: Kind.inter, qp: context.qp, context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
-        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: false, isIntra: false, &engine, context)
-        cabac.record(mb, skip: false, cbp: cbp, chromaMode: 0, codedDC: codedDC, transform8x8: false)
+        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: false, isIntra: false, transform8x8: transform8x8, &engine, context)
+        cabac.record(mb, skip: false, cbp: cbp, chromaMode: 0, codedDC: codedDC)
         if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
         addLumaResidual(mb, qP: context.qp, picture: context.picture)
         if context.hasChroma { addChromaResidual(mb, cbp: cbp, picture: context.picture) }
@@ -334,7 +339,7 @@ extension NativeH264Decoder {
     /// layout as the CAVLC reader — levels in ``coefficients``, coded flags (as counts) in ``lumaTotals`` and
     /// ``chromaTotals`` — so that both feed the same reconstruction.
     /// - Returns: the coded_block_flag bits of the DC blocks (bit 0 Intra16x16 DC, bit 1 Cb, bit 2 Cr).
-    func residualCABAC(_ mb: Int, cbp: Int, intra16x16: Bool, isIntra: Bool, _ engine: inout CABACDecoder,
+    func residualCABAC(_ mb: Int, cbp: Int, intra16x16: Bool, isIntra: Bool, transform8x8: Bool, _ engine: inout CABACDecoder,
                        _ context: SliceContext) throws(SliceDataError) -> Int {
         let levels = coefficients
         let base = mb * 16
@@ -351,8 +356,9 @@ extension NativeH264Decoder {
                 codedDC |= 1
             }
         }
+        if transform8x8 { try luma8x8ResidualCABAC(mb, cbp: cbp, &engine) }
         let category = intra16x16 ? 1 : 2
-        for index in 0..<16 {
+        for index in 0..<16 where !transform8x8 {
             let raster = Self.rasterOfBlock[index]
             let x = raster & 3, y = raster >> 2
             let block = levels + raster * 16
@@ -410,6 +416,105 @@ extension NativeH264Decoder {
         return codedDC
     }
 
+    /// transform_size_8x8_flag (§9.3.3.1.1.10: ctxIdxInc counts the available neighbours that use it; ctxIdx 399…401).
+    @inline(__always)
+    func transformSize8x8FlagCABAC(left: Int, top: Int, _ engine: inout CABACDecoder) -> Bool {
+        let inc = (left >= 0 && mbTransform8x8[left] & 16 != 0 ? 1 : 0) + (top >= 0 && mbTransform8x8[top] & 16 != 0 ? 1 : 0)
+        return engine.decision(399 + inc) == 1
+    }
+
+    /// The luma 8x8 blocks of `residual_luma( )` with CABAC (ctxBlockCat 5, 4:2:0: no coded_block_flag, it is
+    /// 1 for every 8x8 block with its coded_block_pattern bit): levels at ``coefficients`` + 64 · block in scan
+    /// order; each block's count in its four ``lumaTotals`` entries (what neighbours' ctxIdxInc and the
+    /// deblocking read); sets ``mbTransform8x8``.
+    func luma8x8ResidualCABAC(_ mb: Int, cbp: Int, _ engine: inout CABACDecoder) throws(SliceDataError) {
+        var mask = 0
+        for b8 in 0..<4 {
+            let levels = coefficients + b8 * 64
+            levels.update(repeating: 0, count: 64)
+            var total = 0
+            if cbp & (1 << b8) != 0 {
+                total = try residualBlock8x8CABAC(into: levels, &engine)
+                mask |= 1 << b8
+            }
+            let entry = lumaTotals + mb * 16 + (b8 >> 1) * 8 + (b8 & 1) * 2
+            entry[0] = UInt8(total); entry[1] = UInt8(total); entry[4] = UInt8(total); entry[5] = UInt8(total)
+        }
+        mbTransform8x8[mb] = UInt8(16 | mask)
+    }
+
+    /// significant_coeff_flag's ctxIdxInc for ctxBlockCat 5 in frame macroblocks (Table 9-43), by levelListIdx.
+    static let significance8x8: [UInt8] = [
+        0, 1, 2, 3, 4, 5, 5, 4, 4, 3, 3, 4, 4, 4, 5, 5, 4, 4, 4, 4, 3, 3, 6, 7, 7, 7, 8, 9, 10, 9, 8, 7,
+        7, 6, 11, 12, 13, 11, 6, 7, 8, 9, 14, 10, 9, 8, 6, 11, 12, 13, 11, 6, 9, 14, 10, 9, 11, 12, 13, 11, 14, 10, 12,
+    ]
+    /// last_significant_coeff_flag's ctxIdxInc for ctxBlockCat 5 (Table 9-43), by levelListIdx.
+    static let last8x8: [UInt8] = [
+        0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+        3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8,
+    ]
+
+    /// `residual_block_cabac( )` of one 8x8 luma block (ctxBlockCat 5, §7.3.5.3.3): the significance map with
+    /// the contexts of Table 9-43 (ctxIdxOffset 402 and 417), then the levels (ctxIdxOffset 426) as for 4x4 blocks.
+    /// - Parameter levels: where coefficient i of the block goes (zeroed by the caller).
+    /// - Returns: the number of non-zero coefficients (at least 1).
+    func residualBlock8x8CABAC(into levels: UnsafeMutablePointer<Int32>, _ engine: inout CABACDecoder) throws(SliceDataError) -> Int {
+        var positions = InlineArray<64, UInt8>(repeating: 0)
+        var count = 0
+        var i = 0
+        while i < 63 {
+            if engine.decision(402 + Int(Self.significance8x8[i])) == 1 {
+                positions[count] = UInt8(i)
+                count += 1
+                if engine.decision(417 + Int(Self.last8x8[i])) == 1 { break }
+            }
+            i += 1
+        }
+        if i == 63 {
+            positions[count] = 63
+            count += 1
+        }
+        var greaterThanOne = 0, equalToOne = 0
+        var j = count - 1
+        while j >= 0 {
+            let magnitude = try levelMagnitudeCABAC(426, greaterThanOne: &greaterThanOne, equalToOne: &equalToOne, greaterLimit: 4, &engine)
+            levels[Int(positions[j])] = Int32(engine.bypass() == 1 ? -magnitude : magnitude)
+            j -= 1
+        }
+        return count
+    }
+
+    /// coeff_abs_level_minus1 + 1 (§9.3.2.3 UEG0 with uCoff 14; ctxIdxInc §9.3.3.1.3 from the levels decoded
+    /// so far in the block: bin 0 from those equal to 1 while none is above 1, the others from those above 1).
+    @inline(__always)
+    func levelMagnitudeCABAC(_ levelContexts: Int, greaterThanOne: inout Int, equalToOne: inout Int, greaterLimit: Int,
+                             _ engine: inout CABACDecoder) throws(SliceDataError) -> Int {
+        if engine.decision(levelContexts + (greaterThanOne != 0 ? 0 : min(4, 1 + equalToOne))) == 0 {
+            equalToOne += 1
+            return 1
+        }
+        let ctx = levelContexts + 5 + min(greaterLimit, greaterThanOne)
+        var prefix = 1
+        while prefix < 14 && engine.decision(ctx) == 1 { prefix += 1 }
+        var value = prefix
+        if prefix == 14 {
+            // Exp-Golomb suffix of order 0, bypass-coded.
+            var k = 0
+            while engine.bypass() == 1 {
+                value += 1 << k
+                k += 1
+                guard k < 21 else { throw SliceDataError(field: "coeff_abs_level_minus1 (suffix too long)") }
+            }
+            while k > 0 {
+                k -= 1
+                value += engine.bypass() << k
+            }
+        }
+        greaterThanOne += 1
+        guard value < 1 << 20 else { throw SliceDataError(field: "coeff_abs_level_minus1 (level out of range)") }
+        return value + 1
+    }
+
     /// ctxBlockCatOffset of coded_block_flag (Table 9-40), ctxBlockCat 0…4.
     static let codedBlockFlagOffset: [Int] = [0, 4, 8, 12, 16]
     /// ctxBlockCatOffset of significant_coeff_flag and last_significant_coeff_flag (Table 9-40).
@@ -452,31 +557,8 @@ extension NativeH264Decoder {
         let greaterLimit = category == 3 ? 3 : 4
         var j = count - 1
         while j >= 0 {
-            var magnitude = 1
-            if engine.decision(levelContexts + (greaterThanOne != 0 ? 0 : min(4, 1 + equalToOne))) == 1 {
-                let ctx = levelContexts + 5 + min(greaterLimit, greaterThanOne)
-                var prefix = 1
-                while prefix < 14 && engine.decision(ctx) == 1 { prefix += 1 }
-                var value = prefix
-                if prefix == 14 {
-                    // Exp-Golomb suffix of order 0, bypass-coded.
-                    var k = 0
-                    while engine.bypass() == 1 {
-                        value += 1 << k
-                        k += 1
-                        guard k < 21 else { throw SliceDataError(field: "coeff_abs_level_minus1 (suffix too long)") }
-                    }
-                    while k > 0 {
-                        k -= 1
-                        value += engine.bypass() << k
-                    }
-                }
-                magnitude = value + 1
-                greaterThanOne += 1
-            } else {
-                equalToOne += 1
-            }
-            guard magnitude <= 1 << 20 else { throw SliceDataError(field: "coeff_abs_level_minus1 (level out of range)") }
+            let magnitude = try levelMagnitudeCABAC(levelContexts, greaterThanOne: &greaterThanOne, equalToOne: &equalToOne,
+                                                    greaterLimit: greaterLimit, &engine)
             levels[Int(positions[j])] = Int32(engine.bypass() == 1 ? -magnitude : magnitude)
             j -= 1
         }

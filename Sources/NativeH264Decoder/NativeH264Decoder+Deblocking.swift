@@ -28,7 +28,9 @@ extension NativeH264Decoder {
             strengths.update(repeating: 0, count: 32)
             var any = 0
             let qIntra = mbKind[mb] != Kind.inter
-            for edge in 0..<4 {
+            // With transform_size_8x8_flag the luma edges inside the 8x8 blocks are not filtered (§8.7).
+            let innerEdges = mbTransform8x8[mb] & 16 != 0 ? 2 : 1
+            for edge in stride(from: 0, to: 4, by: innerEdges) {
                 for segment in 0..<4 {
                     if edge > 0 || filterLeft {
                         let pMb = edge == 0 ? left : mb
@@ -72,11 +74,21 @@ extension NativeH264Decoder {
     @inline(__always)
     func strength(p: Int, q: Int, pIntra: Bool, qIntra: Bool, edge: Bool) -> Int {
         if pIntra || qIntra { return edge ? 4 : 3 }
-        if lumaTotals[p] != 0 || lumaTotals[q] != 0 { return 2 }
+        if hasCoefficients(p) || hasCoefficients(q) { return 2 }
         if refIdentities[p] != refIdentities[q] { return 1 }
         // In Int: hostile vectors may be far apart (a difference of Int32.min has no Int32 magnitude).
         if abs(Int(motionX[p]) - Int(motionX[q])) >= 4 || abs(Int(motionY[p]) - Int(motionY[q])) >= 4 { return 1 }
         return 0
+    }
+
+    /// Whether the transform block holding 4x4 luma block `block` (an index into the per-block tables) has
+    /// non-zero coefficients: the 4x4 block's own, or its 8x8 block's with transform_size_8x8_flag.
+    @inline(__always)
+    func hasCoefficients(_ block: Int) -> Bool {
+        let transform = mbTransform8x8[block >> 4]
+        guard transform & 16 != 0 else { return lumaTotals[block] != 0 }
+        let raster = block & 15
+        return transform & (1 << ((raster >> 3) << 1 | (raster & 3) >> 1)) != 0
     }
 
     /// The edges of one macroblock's block of a plane: vertical ones, then horizontal ones, each segment

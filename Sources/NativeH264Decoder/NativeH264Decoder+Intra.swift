@@ -7,12 +7,14 @@ extension NativeH264Decoder {
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         let base = mb * 16
         let isNxN = type == 0
+        let transform8x8 = isNxN && context.pps.transform8x8ModeFlag && reader.bit()
         if isNxN {
-            // Predicted modes need the modes of the blocks left and above (§8.3.1.1).
+            // Predicted modes need the modes of the blocks left and above (§8.3.1.1, §8.3.2.1 for 8x8 blocks,
+            // whose mode fills their four 4x4 entries).
             let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
             let leftAvailable = leftMb >= 0 && isAvailable(leftMb, context)
             let topAvailable = topMb >= 0 && isAvailable(topMb, context)
-            for index in 0..<16 {
+            for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterOfBlock[index]
                 let predicted = predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1,
                                                       topMb: topAvailable ? topMb : -1, context)
@@ -21,7 +23,7 @@ extension NativeH264Decoder {
                     let remaining = Int(reader.bits(3))
                     mode = remaining < predicted ? remaining : remaining + 1
                 }
-                intraModes[base + raster] = Int8(mode)
+                if transform8x8 { setIntra8x8Mode(mb, block8x8: index >> 2, mode) } else { intraModes[base + raster] = Int8(mode) }
             }
         } else {
             for i in 0..<16 { intraModes[base + i] = 2 }
@@ -45,7 +47,7 @@ extension NativeH264Decoder {
             motionX[base + i] = 0
             motionY[base + i] = 0
         }
-        try readResidual(mb, cbp: cbp, intra16x16: !isNxN, &reader, context)
+        try readResidual(mb, cbp: cbp, intra16x16: !isNxN, transform8x8: transform8x8, &reader, context)
         try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, context)
     }
 
@@ -84,7 +86,9 @@ extension NativeH264Decoder {
         let qp = context.qp
         let lumaPlane = PlaneView(base: picture.luma, width: picture.width, height: picture.height, stride: picture.width)
         let origin = picture.luma + mbY * 16 * picture.width + mbX * 16
-        if isNxN {
+        if isNxN && mbTransform8x8[mb] & 16 != 0 {
+            try reconstructIntra8x8Luma(mb, left: left, top: top, topLeft: topLeft, topRight: topRight, context)
+        } else if isNxN {
             for index in 0..<16 {
                 let raster = Self.rasterOfBlock[index]
                 let x = raster & 3, y = raster >> 2

@@ -70,6 +70,7 @@ extension NativeH264Decoder {
             motionX = Self.table(count * 16, Int32(0))
             motionY = Self.table(count * 16, Int32(0))
             chromaTotals = Self.table(count * 8, UInt8(0))
+            mbTransform8x8 = Self.table(count, UInt8(0))
         }
         var size = min(limits.maxDpbMbs / (w * h), 16)
         if let restriction = sps.vuiParameters?.bitstreamRestriction {

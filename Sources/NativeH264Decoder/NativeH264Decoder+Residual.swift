@@ -28,9 +28,10 @@ extension NativeH264Decoder {
     }
 
     /// `residual( )` for CAVLC and 4:2:0 or 4:0:0 (§7.3.5.3): luma levels into ``coefficients`` (scan
-    /// order per block, blocks by raster position), Intra16x16 DC, chroma DC and AC; TotalCoeff of every
-    /// block into the picture's tables.
-    func readResidual(_ mb: Int, cbp: Int, intra16x16: Bool, _ reader: inout SliceBitReader, _ context: SliceContext) throws(SliceDataError) {
+    /// order per block, blocks by raster position; with `transform8x8`, 8x8 blocks of 64), Intra16x16 DC,
+    /// chroma DC and AC; TotalCoeff of every block into the picture's tables.
+    func readResidual(_ mb: Int, cbp: Int, intra16x16: Bool, transform8x8: Bool = false, _ reader: inout SliceBitReader,
+                      _ context: SliceContext) throws(SliceDataError) {
         let levels = coefficients
         let base = mb * 16
         if intra16x16 {
@@ -38,7 +39,8 @@ extension NativeH264Decoder {
             dc.update(repeating: 0, count: 16)
             _ = try CAVLCResidualReader.read(&reader, nC: lumaNC(mb, x: 0, y: 0, context), maxNumCoeff: 16, into: dc)
         }
-        for index in 0..<16 {
+        if transform8x8 { try readLuma8x8ResidualCAVLC(mb, cbp: cbp, &reader, context) }
+        for index in 0..<16 where !transform8x8 {
             let raster = Self.rasterOfBlock[index]
             let x = raster & 3, y = raster >> 2
             let block = levels + raster * 16
@@ -94,6 +96,10 @@ extension NativeH264Decoder {
 
     /// Adds the residual of a non-Intra16x16 macroblock's luma: each 4x4 block with levels.
     func addLumaResidual(_ mb: Int, qP: Int, picture: DecoderPicture) {
+        if mbTransform8x8[mb] & 16 != 0 {
+            addLuma8x8Residual(mb, qP: qP, intra: false, picture: picture)
+            return
+        }
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         for raster in 0..<16 where lumaTotals[mb * 16 + raster] != 0 {
             let x = raster & 3, y = raster >> 2

@@ -38,6 +38,7 @@ extension NativeH264Decoder {
     func record(_ mb: Int, kind: UInt8, qp: Int, _ context: SliceContext) {
         mbSlice[mb] = context.sliceIndex
         mbKind[mb] = kind
+        mbTransform8x8[mb] = 0
         let lumaQP = kind == Kind.pcm ? 0 : qp
         mbQP[mb] = Int8(lumaQP)
         mbQPCb[mb] = Int8(Self.chromaQP(lumaQP, offset: context.chromaOffsetCb))

@@ -12,7 +12,7 @@ import MediaCore
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
 /// Unsupported features (B/SP/SI slices, field pictures and MBAFF, FMO with several slice
-/// groups, 8x8 transforms, scaling matrices, high bit depths) are refused with
+/// groups, scaling matrices, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -70,6 +70,8 @@ public final class NativeH264Decoder {
     @exclusivity(unchecked) var motionY = NativeH264Decoder.table(1, Int32(0))
     // Per 4x4 chroma block (4 Cb then 4 Cr per macroblock).
     @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
+    // Per macroblock: transform_size_8x8_flag (bit 4) and which 8x8 luma blocks have coefficients (bits 0…3).
+    @exclusivity(unchecked) var mbTransform8x8 = NativeH264Decoder.table(1, UInt8(0))
 
     // Scratch, allocated once.
     let coefficients: UnsafeMutablePointer<Int32>
@@ -135,11 +137,12 @@ public final class NativeH264Decoder {
     func freeTables() {
         mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
         intraModes.deallocate(); lumaTotals.deallocate(); refIndices.deallocate(); refIdentities.deallocate()
-        motionX.deallocate(); motionY.deallocate(); chromaTotals.deallocate()
+        motionX.deallocate(); motionY.deallocate(); chromaTotals.deallocate(); mbTransform8x8.deallocate()
     }
 
-    /// Luma levels (16 blocks × 16), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC (8 × 16), one transform block.
-    static let coefficientCount = 256 + 16 + 8 + 128 + 16
+    /// Luma levels (16 blocks × 16, or 4 8x8 blocks × 64), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC
+    /// (8 × 16), one transform block (up to 8x8).
+    static let coefficientCount = 256 + 16 + 8 + 128 + 64
     static let lumaDCOffset = 256
     static let chromaDCOffset = 272
     static let chromaACOffset = 280
@@ -271,7 +274,6 @@ public final class NativeH264Decoder {
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
         if sps.chromaFormatIDC > 1 { throw .unsupportedFeature("chroma format \(sps.chromaFormatIDC == 2 ? "4:2:2" : "4:4:4")", nalIndex: nalIndex) }
-        if pps.transform8x8ModeFlag { throw .unsupportedFeature("8x8 transform (transform_8x8_mode_flag)", nalIndex: nalIndex) }
         if sps.scalingMatrix != nil || pps.fidelityRangeExtension?.scalingMatrix != nil {
             throw .unsupportedFeature("scaling matrices", nalIndex: nalIndex)
         }
