@@ -110,7 +110,7 @@ extension NativeH264Decoder {
                 Intra4x4Prediction.fast(mode, plane: lumaPlane, x: mbX * 16 + x * 4, y: mbY * 16 + y * 4, neighbours: neighbours,
                                         into: destination, stride: picture.width)
                 if lumaTotals[base + raster] != 0 {
-                    addResidual(coefficients + raster * 16, dc: nil, qP: qp, to: destination, stride: picture.width)
+                    addResidual(coefficients + raster * 16, dc: nil, qP: qp, list: 0, to: destination, stride: picture.width)
                 }
             }
         } else {
@@ -125,12 +125,16 @@ extension NativeH264Decoder {
             let dc = coefficients + Self.lumaDCOffset
             let raster = coefficients + Self.transformOffset
             Zigzag.unscan(dc, into: raster)
-            DCTransforms.inverseLumaDC(raster, qP: qp)
+            if scaling.isFlat {
+                DCTransforms.inverseLumaDC(raster, qP: qp)
+            } else {
+                DCTransforms.inverseLumaDC(raster, qP: qp, dcScale: scaling.levelScale4x4[(qp % 6) * 16])
+            }
             dc.update(from: raster, count: 16)
             for block in 0..<16 {
                 let x = block & 3, y = block >> 2
                 if dc[block] == 0 && lumaTotals[base + block] == 0 { continue }
-                addResidual(coefficients + block * 16, dc: dc[block], qP: qp, to: origin + y * 4 * picture.width + x * 4, stride: picture.width)
+                addResidual(coefficients + block * 16, dc: dc[block], qP: qp, list: 0, to: origin + y * 4 * picture.width + x * 4, stride: picture.width)
             }
         }
         if context.hasChroma {

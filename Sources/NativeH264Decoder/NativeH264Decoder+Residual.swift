@@ -80,11 +80,15 @@ extension NativeH264Decoder {
 
     /// Scales, inverse-transforms and adds one 4x4 luma or chroma block (§8.5.12, §8.5.14) whose levels are
     /// in scan order at `levels`. With `dc`, the block's DC is that already scaled value (Intra16x16, chroma).
+    /// `list` is the scaling list (0…5: Intra Y, Cb, Cr, Inter Y, Cb, Cr).
     @inline(__always)
-    func addResidual(_ levels: UnsafeMutablePointer<Int32>, dc: Int32?, qP: Int, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
+    func addResidual(_ levels: UnsafeMutablePointer<Int32>, dc: Int32?, qP: Int, list: Int, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
         let block = coefficients + Self.transformOffset
         Zigzag.unscan(levels, into: block)
-        if let dc {
+        if !scaling.isFlat {
+            Quantisation.dequantise(block, qP: qP, levelScale: scaling.levelScale4x4 + list * 96 + (qP % 6) * 16, keepingDC: dc != nil)
+            if let dc { block[0] = dc }
+        } else if let dc {
             Quantisation.dequantise(block, qP: qP, keepingDC: true)
             block[0] = dc
         } else {
@@ -103,7 +107,7 @@ extension NativeH264Decoder {
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         for raster in 0..<16 where lumaTotals[mb * 16 + raster] != 0 {
             let x = raster & 3, y = raster >> 2
-            addResidual(coefficients + raster * 16, dc: nil, qP: qP,
+            addResidual(coefficients + raster * 16, dc: nil, qP: qP, list: 3,
                         to: picture.luma + (mbY * 16 + y * 4) * picture.width + mbX * 16 + x * 4, stride: picture.width)
         }
     }
@@ -114,14 +118,19 @@ extension NativeH264Decoder {
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         for component in 0..<2 {
             let qP = Int(component == 0 ? mbQPCb[mb] : mbQPCr[mb])
+            let list = (mbKind[mb] == Kind.inter ? 4 : 1) + component
             let dc = coefficients + Self.chromaDCOffset + component * 4
-            DCTransforms.inverseChromaDC(dc, qP: qP)
+            if scaling.isFlat {
+                DCTransforms.inverseChromaDC(dc, qP: qP)
+            } else {
+                DCTransforms.inverseChromaDC(dc, qP: qP, dcScale: scaling.levelScale4x4[list * 96 + (qP % 6) * 16])
+            }
             let plane = component == 0 ? picture.cb : picture.cr
             for block in 0..<4 {
                 let levels = coefficients + Self.chromaACOffset + (component * 4 + block) * 16
                 if dc[block] == 0 && chromaTotals[mb * 8 + component * 4 + block] == 0 { continue }
                 let x = block & 1, y = block >> 1
-                addResidual(levels, dc: dc[block], qP: qP,
+                addResidual(levels, dc: dc[block], qP: qP, list: list,
                             to: plane + (mbY * 8 + y * 4) * picture.chromaWidth + mbX * 8 + x * 4, stride: picture.chromaWidth)
             }
         }

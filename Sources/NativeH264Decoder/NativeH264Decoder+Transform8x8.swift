@@ -37,9 +37,6 @@ extension NativeH264Decoder {
         mbTransform8x8[mb] = UInt8(16 | mask)
     }
 
-    /// LevelScale8x8 for intra or inter luma (§8.5.9): 6 × 64 values, qP % 6 major.
-    @inline(__always)
-    func levelScale8x8(intra: Bool) -> [Int32] { Quantisation8x8.flatLevelScale }
 
     /// Scales, inverse-transforms and adds one 8x8 luma block whose levels are in scan order at `levels`
     /// (§8.5.13, §8.5.14).
@@ -47,9 +44,7 @@ extension NativeH264Decoder {
     func add8x8Residual(_ levels: UnsafeMutablePointer<Int32>, qP: Int, intra: Bool, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
         let block = coefficients + Self.transformOffset
         Transform8x8.unscan(levels, into: block)
-        levelScale8x8(intra: intra).withUnsafeBufferPointer { scale in
-            Quantisation8x8.dequantise(block, qP: qP, levelScale: scale.baseAddress! + (qP % 6) * 64)
-        }
+        Quantisation8x8.dequantise(block, qP: qP, levelScale: scaling.levelScale8x8 + (intra ? 0 : 384) + (qP % 6) * 64)
         Transform8x8.inverse(block)
         Transform8x8.add(block, to: samples, stride: stride)
     }

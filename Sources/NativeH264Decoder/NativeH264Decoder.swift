@@ -12,7 +12,7 @@ import MediaCore
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
 /// Unsupported features (B/SP/SI slices, field pictures and MBAFF, FMO with several slice
-/// groups, scaling matrices, high bit depths) are refused with
+/// groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -80,6 +80,8 @@ public final class NativeH264Decoder {
     let strengthScratch: UnsafeMutablePointer<Int>
     /// CABAC's context variables and neighbour tables (§9.3), grown with the picture size.
     let cabac = CABACNeighbourTables()
+    /// LevelScale4x4 and LevelScale8x8 of the active scaling matrices (§8.5.9).
+    let scaling = ScalingTables()
 
     /// Macroblock kinds in ``mbKind``.
     enum Kind {
@@ -221,6 +223,7 @@ public final class NativeH264Decoder {
         }
         if header.redundantPicCnt > 0 { return }
         try checkSupport(sps: sps, pps: pps, header: header)
+        scaling.update(sps: sps, pps: pps)
         if let previous = currentFirstHeader, Self.startsNewPicture(header, after: previous, sps: sps) {
             finishPicture()
         }
@@ -274,9 +277,6 @@ public final class NativeH264Decoder {
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
         if sps.chromaFormatIDC > 1 { throw .unsupportedFeature("chroma format \(sps.chromaFormatIDC == 2 ? "4:2:2" : "4:4:4")", nalIndex: nalIndex) }
-        if sps.scalingMatrix != nil || pps.fidelityRangeExtension?.scalingMatrix != nil {
-            throw .unsupportedFeature("scaling matrices", nalIndex: nalIndex)
-        }
         if sps.qpprimeYZeroTransformBypassFlag { throw .unsupportedFeature("lossless (qpprime_y_zero_transform_bypass_flag)", nalIndex: nalIndex) }
         if pps.weightedPredFlag && header.sliceType == .p { throw .unsupportedFeature("weighted prediction", nalIndex: nalIndex) }
     }
