@@ -12,15 +12,20 @@ struct CABACDecoder {
     var offset: UInt32 = 0
     /// The context variables, one byte per ctxIdx: pStateIdx << 1 | valMPS.
     let states: UnsafeMutablePointer<UInt8>
+    /// ``CABACEngineTables/packed``: rangeTabLPS (256 bytes), then the context byte after an MPS (128) and
+    /// after an LPS (128), in memory the decoder owns (no global initialisation check per bin).
+    let tables: UnsafePointer<UInt8>
 
     /// Creates the engine over a reader; call ``initialiseContexts(sliceQP:cabacInitIDC:isIntraSlice:)``
     /// and ``initialiseEngine()`` before decoding.
     /// - Parameters:
     ///   - reader: the slice data reader, at the first bit after the slice header.
     ///   - states: storage for ``CABACContextTables/count`` context variables.
-    init(reader: SliceBitReader, states: UnsafeMutablePointer<UInt8>) {
+    ///   - tables: a copy of ``CABACEngineTables/packed``.
+    init(reader: SliceBitReader, states: UnsafeMutablePointer<UInt8>, tables: UnsafePointer<UInt8>) {
         self.reader = reader
         self.states = states
+        self.tables = tables
     }
 
     /// Whether the engine read more than a few bits past the end of the slice data (a slice cut short).
@@ -66,18 +71,18 @@ struct CABACDecoder {
     @inline(__always)
     mutating func decision(_ ctx: Int) -> Int {
         let state = Int(states[ctx])
-        let lps = UInt32(CABACEngineTables.rangeLPS[(state >> 1) << 2 | Int((range >> 6) & 3)])
+        let lps = UInt32(tables[(state >> 1) << 2 | Int((range >> 6) & 3)])
         range &-= lps
         var bin: Int
         if offset < range {
             bin = state & 1
-            states[ctx] = CABACEngineTables.nextMPS[state]
+            states[ctx] = tables[256 + state]
             if range >= 256 { return bin }
         } else {
             offset &-= range
             range = lps
             bin = (state & 1) ^ 1
-            states[ctx] = CABACEngineTables.nextLPS[state]
+            states[ctx] = tables[384 + state]
         }
         // RenormD: shift until codIRange is 256 or more, reading one bit per shift.
         let shift = range.leadingZeroBitCount - 23
@@ -148,6 +153,9 @@ enum CABACEngineTables {
         let next = p == 63 ? 63 : min(p + 1, 62)
         return UInt8(next << 1 | (state & 1))
     }
+
+    /// rangeLPS, nextMPS and nextLPS one after the other (512 bytes), what ``CABACDecoder`` reads.
+    static var packed: [UInt8] { rangeLPS + nextMPS + nextLPS }
 
     /// The context byte after an LPS: transIdxLPS, valMPS switched at pStateIdx 0 (§9.3.3.2.1.1).
     static let nextLPS: [UInt8] = (0..<128).map { state in

@@ -6,6 +6,11 @@
 final class CABACNeighbourTables {
     /// The context variables of the slice being decoded (pStateIdx << 1 | valMPS).
     let states: UnsafeMutablePointer<UInt8>
+    /// The engine's tables (``CABACEngineTables/packed``).
+    let engineTables: UnsafeMutablePointer<UInt8>
+    /// The ctxIdxInc of significant_coeff_flag (63 bytes) then of last_significant_coeff_flag (63) for 8x8
+    /// blocks (Table 9-43).
+    let increments8x8: UnsafeMutablePointer<UInt8>
     /// Macroblocks the tables hold.
     private(set) var capacity = 0
     /// Per macroblock: mb_skip_flag.
@@ -25,6 +30,12 @@ final class CABACNeighbourTables {
     init() {
         states = .allocate(capacity: 1024)
         states.initialize(repeating: 0, count: 1024)
+        let packed = CABACEngineTables.packed
+        engineTables = .allocate(capacity: packed.count)
+        engineTables.initialize(from: packed, count: packed.count)
+        let increments = NativeH264Decoder.significance8x8 + NativeH264Decoder.last8x8
+        increments8x8 = .allocate(capacity: increments.count)
+        increments8x8.initialize(from: increments, count: increments.count)
         skip = .allocate(capacity: 1); cbp = .allocate(capacity: 1); chromaMode = .allocate(capacity: 1)
         codedDC = .allocate(capacity: 1)
         mvdX = .allocate(capacity: 16); mvdY = .allocate(capacity: 16)
@@ -32,6 +43,8 @@ final class CABACNeighbourTables {
 
     deinit {
         states.deallocate()
+        engineTables.deallocate()
+        increments8x8.deallocate()
         release()
     }
 

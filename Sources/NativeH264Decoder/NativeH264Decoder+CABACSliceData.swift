@@ -16,7 +16,7 @@ extension NativeH264Decoder {
         guard (0...51).contains(context.qp) else { throw SliceDataError(field: "slice_qp_delta (SliceQPY outside 0…51)") }
         cabac.reserve(count)
         reader.position = (reader.position + 7) & ~7
-        var engine = CABACDecoder(reader: reader, states: cabac.states)
+        var engine = CABACDecoder(reader: reader, states: cabac.states, tables: cabac.engineTables)
         defer { reader = engine.reader }
         engine.initialiseContexts(sliceQP: context.qp, cabacInitIDC: Int(context.header.cabacInitIDC), isIntraSlice: !context.isP)
         guard engine.initialiseEngine() else { throw SliceDataError(field: "slice_data (CABAC codIOffset 510 or 511)") }
@@ -37,6 +37,12 @@ extension NativeH264Decoder {
             if engine.terminate() == 1 { break }
             mb += 1
         }
+    }
+
+    /// The raster position (4·y + x) inside the macroblock of luma4x4BlkIdx `index` (§6.4.3), computed.
+    @inline(__always)
+    static func rasterPosition(ofBlock index: Int) -> Int {
+        ((index >> 3) & 1) << 3 | ((index >> 1) & 1) << 2 | ((index >> 2) & 1) << 1 | (index & 1)
     }
 
     /// The left (A) and upper (B) macroblocks when available in the slice (§6.4.9), −1 otherwise.
@@ -116,7 +122,7 @@ extension NativeH264Decoder {
         let transform8x8 = isNxN && context.pps.transform8x8ModeFlag && transformSize8x8FlagCABAC(left: left, top: top, &engine)
         if isNxN {
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
-                let raster = Self.rasterOfBlock[index]
+                let raster = Self.rasterPosition(ofBlock: index)
                 let predicted = predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, context)
                 var mode = predicted
                 if engine.decision(68) == 0 {
@@ -359,7 +365,7 @@ extension NativeH264Decoder {
         if transform8x8 { try luma8x8ResidualCABAC(mb, cbp: cbp, &engine) }
         let category = intra16x16 ? 1 : 2
         for index in 0..<16 where !transform8x8 {
-            let raster = Self.rasterOfBlock[index]
+            let raster = Self.rasterPosition(ofBlock: index)
             let x = raster & 3, y = raster >> 2
             let block = levels + raster * 16
             block.update(repeating: 0, count: 16)
@@ -372,7 +378,7 @@ extension NativeH264Decoder {
             let b = y > 0 ? (lumaTotals[base + raster - 4] != 0 ? 1 : 0)
                 : (top >= 0 ? (lumaTotals[top * 16 + 12 + x] != 0 ? 1 : 0) : unavailable)
             var total = 0
-            if engine.decision(85 + Self.codedBlockFlagOffset[category] + a + 2 * b) == 1 {
+            if engine.decision(85 + category * 4 + a + 2 * b) == 1 {
                 total = intra16x16
                     ? try residualBlockCABAC(category: 1, maxNumCoeff: 15, into: block + 1, &engine)
                     : try residualBlockCABAC(category: 2, maxNumCoeff: 16, into: block, &engine)
@@ -462,11 +468,12 @@ extension NativeH264Decoder {
         var positions = InlineArray<64, UInt8>(repeating: 0)
         var count = 0
         var i = 0
+        let increments = cabac.increments8x8
         while i < 63 {
-            if engine.decision(402 + Int(Self.significance8x8[i])) == 1 {
+            if engine.decision(402 + Int(increments[i])) == 1 {
                 positions[count] = UInt8(i)
                 count += 1
-                if engine.decision(417 + Int(Self.last8x8[i])) == 1 { break }
+                if engine.decision(417 + Int(increments[63 + i])) == 1 { break }
             }
             i += 1
         }
@@ -515,12 +522,21 @@ extension NativeH264Decoder {
         return value + 1
     }
 
-    /// ctxBlockCatOffset of coded_block_flag (Table 9-40), ctxBlockCat 0…4.
-    static let codedBlockFlagOffset: [Int] = [0, 4, 8, 12, 16]
-    /// ctxBlockCatOffset of significant_coeff_flag and last_significant_coeff_flag (Table 9-40).
-    static let significanceOffset: [Int] = [0, 15, 29, 44, 47]
-    /// ctxBlockCatOffset of coeff_abs_level_minus1 (Table 9-40).
-    static let levelOffset: [Int] = [0, 10, 20, 30, 39]
+    /// ctxBlockCatOffset of significant_coeff_flag and last_significant_coeff_flag (Table 9-40), ctxBlockCat 0…4.
+    @inline(__always)
+    static func significanceOffset(_ category: Int) -> Int {
+        switch category {
+        case 0: 0
+        case 1: 15
+        case 2: 29
+        case 3: 44
+        default: 47
+        }
+    }
+
+    /// ctxBlockCatOffset of coeff_abs_level_minus1 (Table 9-40), ctxBlockCat 0…4.
+    @inline(__always)
+    static func levelOffset(_ category: Int) -> Int { category == 4 ? 39 : category * 10 }
 
     /// `residual_block_cabac( )` after coded_block_flag (§7.3.5.3.3) for ctxBlockCat 0…4: the significance
     /// map (significant_coeff_flag, last_significant_coeff_flag, §9.3.3.1.3), then coeff_abs_level_minus1
@@ -533,9 +549,10 @@ extension NativeH264Decoder {
     @inline(__always)
     func residualBlockCABAC(category: Int, maxNumCoeff: Int, into levels: UnsafeMutablePointer<Int32>,
                             _ engine: inout CABACDecoder) throws(SliceDataError) -> Int {
-        let significance = 105 + Self.significanceOffset[category]
-        let last = 166 + Self.significanceOffset[category]
-        let levelContexts = 227 + Self.levelOffset[category]
+        let categoryOffset = Self.significanceOffset(category)
+        let significance = 105 + categoryOffset
+        let last = 166 + categoryOffset
+        let levelContexts = 227 + Self.levelOffset(category)
         var positions = InlineArray<16, UInt8>(repeating: 0)
         var count = 0
         let final = maxNumCoeff - 1
