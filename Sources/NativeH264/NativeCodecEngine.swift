@@ -3,9 +3,10 @@ import MediaCore
 import NativeAAC
 
 /// The `native` codec engine: ``NativeH264Encoder`` and ``NativeH264Decoder`` behind the session API —
-/// H.264 Constrained Baseline (CAVLC, I and P pictures) in pure Swift, with no C library, both ways — and the
+/// H.264 in pure Swift, with no C library, both ways (the encoder Constrained Baseline; the decoder also CABAC, the
+/// 8x8 transform and scaling matrices of Main and High, I and P pictures) — and the
 /// pure-Swift AAC-LC encoder and decoder (`NativeAACAudioEncoder`, `NativeAACAudioDecoder`). The H.264 decoder refuses what it does not implement yet
-/// (CABAC, B slices, interlace, FMO, 8x8 transform) with ``CodecError/undecodableFrame(_:reason:)``.
+/// (B slices, weighted prediction, interlace, FMO) with ``CodecError/undecodableFrame(_:reason:)``.
 ///
 /// It honours ``CompressionConfiguration/averageBitRate``, ``CompressionConfiguration/dataRateLimits``,
 /// ``CompressionConfiguration/quantizer``, the key-frame interval (in frames or seconds), forced key
