@@ -29,6 +29,17 @@ if command -v ffmpeg >/dev/null; then
     ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -c:v libx265 -x265-params log-level=error \
         -tag:v hvc1 "$corpus/seed-hvc1.mp4" || true
 fi
+# Native H.264 decoder seeds: small whole x264 streams with CABAC, the 8x8 transform and scaling matrices.
+if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=48x32:rate=5 -frames:v 6 -pix_fmt yuv420p "$corpus/seed.y4m" || true
+    index=0
+    for options in "--profile main" "--profile main --slices 2 --ref 2 --partitions all" "--profile high" \
+                   "--profile high --cqm jvt" "--profile high --no-cabac" "--profile high --no-8x8dct --qp 40"; do
+        x264 --quiet --threads 1 --bframes 0 --weightp 0 $options -o "$corpus/x264-$index.264" "$corpus/seed.y4m" 2>/dev/null || true
+        index=$((index + 1))
+    done
+    rm -f "$corpus/seed.y4m"
+fi
 
 mkdir -p fuzz-artifacts
 export SWIFT_BACKTRACE=enable=no

@@ -18,8 +18,11 @@ private let decoderAllocationsAreMeasurable = true
                 "heap allocations are only meaningful in an optimised (-c release) build"))
 struct DecoderAllocationTests {
     /// Allocations of the calling thread while decoding the P access unit after 8 warm-up pictures.
-    func accessUnitAllocations(size: String) throws -> Int? {
-        let path = try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
+    /// `high` makes a CABAC High stream (8x8 transform, the JVT scaling matrices) instead of Baseline CAVLC.
+    func accessUnitAllocations(size: String, high: Bool = false) throws -> Int? {
+        let path = high
+            ? try CABACStreamTests.x264Stream(size: size, frames: 30, options: ["--profile", "high", "--cqm", "jvt", "--ref", "3", "--keyint", "30"])
+            : try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
         let decoder = NativeH264Decoder()
@@ -47,6 +50,16 @@ struct DecoderAllocationTests {
             return
         }
         #expect(large <= small + 8, "176x144: \(small) allocations, 704x576: \(large)")
+        #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+
+    @Test func cabacAllocationsPerAccessUnitDoNotGrowWithTheMacroblockCount() throws {
+        guard let small = try accessUnitAllocations(size: "176x144", high: true),
+              let large = try accessUnitAllocations(size: "704x576", high: true) else {
+            Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
+            return
+        }
+        #expect(large <= small + 8, "CABAC High 176x144: \(small) allocations, 704x576: \(large)")
         #expect(small < 99, "\(small) allocations for 99 macroblocks")
     }
 }
