@@ -26,7 +26,7 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case rtpSession
     /// SDP and RTCP.
     case sdp
-    /// RTSP messages, interleaved frames and the Transport/Authorization headers.
+    /// RTSP messages, interleaved frames and the Transport/Authorization headers; `srt://` URLs and SRT stream ids.
     case rtsp
     /// HLS codec strings and playlist checks.
     case hls

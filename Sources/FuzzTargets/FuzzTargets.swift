@@ -36,6 +36,7 @@ public enum FuzzTargets {
         if families.contains(.rtsp) {
             rtsp(bytes)
             rtspURL(bytes)
+            srtURL(bytes)
         }
         if families.contains(.hls) { hls(bytes) }
         if families.contains(.mp4) { mp4(bytes) }
