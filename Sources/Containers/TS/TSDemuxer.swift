@@ -250,7 +250,7 @@ public struct TSDemuxer: Sendable {
                 }
                 guard found != programs else { return }
                 programs = found
-                for number in programMaps.keys where found[number] == nil { removeProgram(number) }
+                for number in programMaps.keys.sorted() where found[number] == nil { removeProgram(number, into: &events) }
             } catch {
                 events.append(.issue(.malformedSection(pid: pid, byteOffset: offset, error)))
             }
@@ -263,7 +263,7 @@ public struct TSDemuxer: Sendable {
             return
         }
         guard programs[map.programNumber] == pid, programMaps[map.programNumber] != map else { return }
-        removeProgram(map.programNumber)
+        removeProgram(map.programNumber, into: &events)
         programMaps[map.programNumber] = map
         for stream in map.streams {
             guard stream.streamType.isVideo || stream.streamType == .adtsAAC else {
@@ -282,10 +282,15 @@ public struct TSDemuxer: Sendable {
         events.append(.programMap(map))
     }
 
-    /// Forgets a program's streams (its map changed or it left the association table).
-    private mutating func removeProgram(_ number: UInt16) {
+    /// Forgets a program's streams (its map changed or it left the association table), after delivering the
+    /// PES packets they had open.
+    private mutating func removeProgram(_ number: UInt16, into events: inout [Event]) {
         guard let old = programMaps.removeValue(forKey: number) else { return }
-        for stream in old.streams { streams[stream.pid] = nil; counters[stream.pid] = nil }
+        for stream in old.streams {
+            complete(stream.pid, into: &events)
+            streams[stream.pid] = nil
+            counters[stream.pid] = nil
+        }
     }
 
     /// Gathers a PES packet (§2.4.3.6): a start completes the one before.

@@ -187,17 +187,29 @@ public struct TSMediaReader: Sendable {
                 let rate = Int64(max(format.sampleRate, 1))
                 let pts = state.nextPTS ?? 0
                 let duration = (samples * 90_000 + rate / 2) / rate
+                let next = Self.stableSum(pts, samples: samples, rate: rate)
                 let frame = EncodedAudioFrame(data: Array(bytes[index + header.headerLength..<index + header.frameLength]),
                                               pts: MediaTime(value: pts, timescale: 90_000),
                                               duration: MediaTime(value: duration, timescale: 90_000), format: format)
                 events.append(.audio(frame, pid: packet.pid))
-                state.nextPTS = pts + duration
+                state.nextPTS = next
             }
             index += header.frameLength
         }
         if index < bytes.count, bytes.count - index <= ADTSHeader.maximumFrameLength {
             state.carry = Array(bytes[index...])
         }
+    }
+
+    /// The time of the frame after one at `time` (90 kHz) that lasts `samples` at `rate`: the frames' own grid of
+    /// `samples / rate` steps, counted from zero, moved to `time` — FFmpeg's stable addition (libavutil
+    /// `av_add_stable`), so that the frames of a PES packet at 44.1 kHz get the very times ffprobe shows.
+    static func stableSum(_ time: Int64, samples: Int64, rate: Int64) -> Int64 {
+        let numerator = samples * 90_000
+        guard time >= 0, numerator % rate != 0 else { return time + numerator / rate }
+        func rounded(_ value: Int64, _ divisor: Int64) -> Int64 { (value + divisor / 2) / divisor }
+        let steps = rounded(time * rate, numerator)
+        return rounded((steps + 1) * numerator, rate) + time - rounded(steps * numerator, rate)
     }
 
     /// The format of an ADTS header, made once per distinct header start (profile, rate, channels).
