@@ -199,6 +199,16 @@ public struct TSWriter<Sink: ByteSink> {
         try flushPackets()
     }
 
+    /// Puts another sink in place of the one written so far — an HLS writer takes each segment's bytes this way,
+    /// the continuity counters and clocks running on across segments.
+    /// - Parameter newSink: the sink for what comes next.
+    /// - Returns: the sink written so far.
+    public mutating func replaceSink(with newSink: Sink) -> Sink {
+        let old = sink
+        sink = newSink
+        return old
+    }
+
     /// Writes the audio still gathered, flushes and closes the sink. Calling it again does nothing.
     /// - Throws: ``ContainerWriteError/io(_:)``.
     public mutating func finish() throws(ContainerWriteError) {
