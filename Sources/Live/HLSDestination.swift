@@ -40,14 +40,16 @@ public final class HLSDestination: LiveDestination {
     ///     least this long after its start, so the encoder's key-frame interval should divide it.
     ///   - mode: `.event` (default: every segment kept, the playlist rewritten as each closes), `.live(windowSize:)`
     ///     (the last segments only, older files removed) or `.vod` (the playlist written once, at the end).
-    public convenience init(path: String, segmentDuration: Double = 2, mode: HLSWriter.Mode = .event) {
+    ///   - segmentFormat: fragmented MP4 (default: `init.mp4` and `.m4s` segments) or MPEG-TS (`.ts` segments).
+    public convenience init(path: String, segmentDuration: Double = 2, mode: HLSWriter.Mode = .event,
+                            segmentFormat: HLSSegmentFormat = .fragmentedMP4) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? ""
         let playlist = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let milliseconds = Int64((max(0, segmentDuration) * 1000).rounded())
         self.init(configuration: HLSWriter.Configuration(directory: directory, playlistName: playlist,
                                                          targetSegmentDuration: MediaTime(value: milliseconds, timescale: 1000),
-                                                         mode: mode))
+                                                         mode: mode, segmentFormat: segmentFormat))
     }
 
     /// Creates the destination from a full configuration (segment names, program date-time …).
