@@ -73,7 +73,8 @@ struct TSCommandTests {
         #expect(try CLI.run(["decode", ts, "-o", fromTS]).status == 0)
         #expect(try CLI.run(["decode", annexB, "-o", fromAnnexB]).status == 0)
         let decodedTS = try Data(contentsOf: URL(fileURLWithPath: fromTS))
-        #expect(!decodedTS.isEmpty && decodedTS == (try Data(contentsOf: URL(fileURLWithPath: fromAnnexB))))
+        let decodedAnnexB = try Data(contentsOf: URL(fileURLWithPath: fromAnnexB))
+        #expect(!decodedTS.isEmpty && decodedTS == decodedAnnexB)
         // A .ts as the input of encode (its video decoded) and of publish (sent as it is).
         let again = folder.appendingPathComponent("again.mp4").path
         #expect(try CLI.run(["encode", ts, "-o", again]).status == 0)
