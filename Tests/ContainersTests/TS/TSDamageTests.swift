@@ -144,4 +144,20 @@ struct TSDamageTests {
         let events = demuxer.append(bytes) + demuxer.finish()
         #expect(events.contains(.issue(.damagedPES(pid: 0x101, byteOffset: 376, .tooLarge(limit: 100_000)))))
     }
+
+    @Test("192-byte packets (M2TS, a timecode before each packet) are refused: nothing read, the bytes reported as skipped",
+          .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+    func m2tsRefused() throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (bytes, _) = try Self.intact(in: directory)
+        var m2ts: [UInt8] = []
+        for start in stride(from: 0, to: bytes.count, by: 188) { m2ts += [0x00, 0x01, 0x02, 0x03] + bytes[start..<start + 188] }
+        let result = TSTestSupport.demux(m2ts)
+        #expect(result.video.isEmpty && result.audio.isEmpty && result.maps.isEmpty)
+        let skipped = result.issues.reduce(0) { total, issue in
+            if case let .resynchronized(_, count) = issue { return total + count } else { return total }
+        }
+        #expect(skipped >= m2ts.count - 3 * 192, "the bytes are reported as skipped (the last packets may pass unconfirmed)")
+    }
 }

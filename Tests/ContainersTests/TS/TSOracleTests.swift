@@ -87,9 +87,46 @@ struct TSOracleTests {
         let ts = directory.appendingPathComponent("ours.ts").path
         try Self.writeTS(video: video, audio: audio, videoFormat: videoFormat, audioFormat: audioFormat, to: ts)
         try Self.check(ours: ts, video: video, audio: audio, in: directory)
+        try Self.checkLayout(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: ts))), keyFrames: video.filter(\.isKeyFrame).count)
         let streams = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,sample_rate",
                                                          "-of", "csv=p=0", ts]).text
         #expect(Set(streams.split(separator: "\n")) == ["aac,48000", "h264,160"])
+    }
+
+    /// The packet layout of a TS we wrote (§2.4.3): every continuity counter in sequence, a PCR on the video PID at
+    /// least every 40 ms, `random_access_indicator` on every key frame, PAT and PMT before each.
+    static func checkLayout(of bytes: [UInt8], keyFrames: Int) throws {
+        #expect(bytes.count % 188 == 0)
+        var counters: [UInt16: UInt8] = [:]
+        var pcrs: [Int64] = []
+        var randomAccess = 0
+        var tablesBeforeRandomAccess = 0
+        var lastTwoPIDs: [UInt16] = []
+        for start in stride(from: 0, to: bytes.count, by: 188) {
+            #expect(bytes[start] == 0x47)
+            let pid = UInt16(bytes[start + 1] & 0x1F) << 8 | UInt16(bytes[start + 2])
+            let control = bytes[start + 3] >> 4 & 3, counter = bytes[start + 3] & 0x0F
+            if control & 1 != 0 {
+                if let last = counters[pid] { #expect(counter == (last + 1) & 0x0F, "PID \(pid) at byte \(start)") }
+                counters[pid] = counter
+            }
+            if control & 2 != 0, bytes[start + 4] > 0 {
+                let flags = bytes[start + 5]
+                if flags & 0x10 != 0 {
+                    #expect(pid == 0x100)
+                    let b = (start + 6..<start + 11).map { Int64(bytes[$0]) }
+                    pcrs.append(b[0] << 25 | b[1] << 17 | b[2] << 9 | b[3] << 1 | b[4] >> 7)
+                }
+                if flags & 0x40 != 0, pid == 0x100 {
+                    randomAccess += 1
+                    if lastTwoPIDs == [0, 0x1000] { tablesBeforeRandomAccess += 1 }
+                }
+            }
+            lastTwoPIDs = Array((lastTwoPIDs + [pid]).suffix(2))
+        }
+        #expect(randomAccess == keyFrames && tablesBeforeRandomAccess == keyFrames)
+        let gaps = zip(pcrs.dropFirst(), pcrs).map { $0 - $1 }
+        #expect(!pcrs.isEmpty && gaps.allSatisfy { (0...3600).contains($0) }, "PCR gaps \(gaps.max() ?? 0) ticks")
     }
 
     @Test("ffprobe and ffmpeg read our H.265 TS (x265, B-frames)", .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe")))
