@@ -9,6 +9,7 @@ import Transport
 /// | --- | --- |
 /// | `rtmp://HOST[:PORT]/APP/KEY`, `rtmps://…` | ``RTMPDestination`` (publish) |
 /// | `rtsp://HOST[:PORT]/PATH` | ``RTSPPublishDestination`` (ANNOUNCE/RECORD, RFC 2326 §10.3, §10.11) |
+/// | `srt://HOST:PORT?…`, `srt://:PORT` | ``SRTDestination`` (MPEG-TS over SRT, caller or listener; trait `SRT`) |
 /// | `rtp://HOST:PORT` | ``RTPDestination`` (RTP + an SDP file, RFC 3550, RFC 8866) |
 /// | `x.mp4` (`.m4v`, `.mov`, `.m4a`) | ``MP4FileDestination`` |
 /// | `x.m3u8` | ``HLSDestination`` (RFC 8216) |
@@ -100,6 +101,8 @@ public enum LiveDestinations {
                 let (host, port) = try rtpAddress(String(text[separator.upperBound...]), in: text)
                 return RTPDestination(host: host, port: port, sdpPath: options.sdpPath ?? "stream.sdp",
                                       maximumPacketSize: options.maximumPacketSize)
+            case "srt":
+                return try SRTDestination(url: text)
             default:
                 throw .unknownScheme(String(text[..<separator.lowerBound]), destination: text)
             }

@@ -9,7 +9,7 @@ struct PublishCommand {
     /// `INPUT`.
     static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv/.mp4/.ts/Annex B file (sent as it is)")
     /// `DEST…`.
-    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
+    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, srt://HOST:PORT[?OPTIONS], or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
     /// `--re`.
     static let realTime = OptionSpec(flag: "--re", help: "an .flv, .mp4, .ts or Annex B file: send it at its own pace (else as fast as the destinations take it)")
     /// `--save FILE`.
@@ -29,7 +29,7 @@ struct PublishCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "publish", summary: "camera, a file or a generator → RTMP/RTSP servers, RTP and files at once (H.264, H.265, AAC), adapting to the link",
+        command: "publish", summary: "camera, a file or a generator → RTMP/RTSP/SRT servers, RTP and files at once (H.264, H.265, AAC), adapting to the link",
         positionals: [input, destination],
         options: [
             realTime, save, minimumBitRate, maximumDelay, ReceiveCommand.caFile,

@@ -15,6 +15,9 @@ public enum SRTError: Error, Hashable, Sendable, CustomStringConvertible {
     case connectionLost
     /// The socket was closed by this side.
     case closed
+    /// The send buffer is full and the socket does not wait (``SRTSocket/setSendWaits(_:)``): the link is slower
+    /// than the stream.
+    case sendBufferFull
     /// A call into libsrt failed for another reason; `reason` is libsrt's text for `code`.
     case library(call: String, reason: String, code: Int)
 
@@ -35,6 +38,8 @@ public enum SRTError: Error, Hashable, Sendable, CustomStringConvertible {
             return "SRT: the connection was lost or closed by the peer"
         case .closed:
             return "SRT: the socket is closed"
+        case .sendBufferFull:
+            return "SRT: the send buffer is full (the link is slower than the stream)"
         case let .library(call, reason, code):
             return "SRT: \(call) failed: \(reason) (libsrt error \(code))"
         }

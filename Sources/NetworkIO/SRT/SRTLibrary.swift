@@ -73,6 +73,9 @@ enum SRTLibrary {
         switch code {
         case Int(SRT_ECONNLOST.rawValue), Int(SRT_ENOCONN.rawValue): return .connectionLost
         case Int(SRT_EINVSOCK.rawValue): return .closed
+        case Int(SRT_EASYNCSND.rawValue):
+            srt_clearlasterror()
+            return .sendBufferFull
         default:
             let reason = String(cString: srt_getlasterror_str())
             srt_clearlasterror()

@@ -103,6 +103,15 @@ public final class SRTSocket: Sendable {
         #endif
     }
 
+    /// Chooses whether ``send(_:)`` waits while the send buffer is full (the default: a caller that must not lose
+    /// anything) or fails at once with ``SRTError/sendBufferFull`` (a live sender on a task that must not block).
+    /// - Parameter waits: `false` for sends that never block.
+    public func setSendWaits(_ waits: Bool) {
+        #if SRT
+        try? SRTLibrary.set(handle, SRTO_SNDSYN, waits ? 1 : 0, "sndsyn")
+        #endif
+    }
+
     /// Sends a byte stream cut into packets of the payload size (1316 bytes: seven MPEG-TS packets); the last packet
     /// may be shorter.
     /// - Parameters:
