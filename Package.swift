@@ -39,6 +39,9 @@ let package = Package(
         // OpenSSL: TLS (rtmps://) over the system's libssl. Off by default, like FFmpeg; without it a TLS
         // connection fails with TLSError.unavailable ("built without TLS").
         .trait(name: "OpenSSL", description: "Build TLS (rtmps://) over the system's OpenSSL (libssl)"),
+        // SRT: srt:// (caller, listener, rendezvous) over the system's libsrt. Off by default; without it an SRT
+        // socket fails with SRTError.unavailable ("built without SRT").
+        .trait(name: "SRT", description: "Build SRT (srt://) over the system's libsrt"),
         .default(enabledTraits: []),
     ],
     targets: [
@@ -87,10 +90,12 @@ let package = Package(
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        // The network layer: the epoll event loop, TCP and UDP, TLS (trait OpenSSL).
+        .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-openssl-dev"])]),
+        // The network layer: the epoll event loop, TCP and UDP, TLS (trait OpenSSL), SRT sockets (trait SRT).
         .target(name: "NetworkIO", dependencies: [
             "POSIX", "TransportErrors",
             .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
+            .target(name: "CSRT", condition: .when(traits: ["SRT"])),
         ]),
         // The protocol sessions (RTSP and RTMP clients, servers, publisher, ingest) and the adaptive send queue; it
         // re-exports the network layer and the wire modules, so `import Transport` is all a caller needs.

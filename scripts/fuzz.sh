@@ -17,7 +17,7 @@ bin=".build/fuzz/release/streamkit-fuzz"
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT
 # Seeds: the first 4 KiB of every real stream (parameter sets and first slices live there).
-find "${STREAMKIT_MEDIA:-../shared/media}" -type f \( -name '*.264' -o -name '*.h264' -o -name '*.jsv' -o -name '*.avc' -o -name '*.h265' -o -name '*.adts' \) |
+find "${STREAMKIT_MEDIA:-../shared/media}" -type f \( -name '*.264' -o -name '*.h264' -o -name '*.jsv' -o -name '*.avc' -o -name '*.h265' -o -name '*.adts' -o -name '*.ts' \) |
 while read -r file; do head -c 4096 "$file" > "$corpus/$(basename "$file")"; done
 cp Tests/FuzzCorpus/* "$corpus/" 2>/dev/null || true
 # MP4 seeds: small whole files made by ffmpeg (classic, fragmented, HEVC), within -max_len.
@@ -28,6 +28,11 @@ if command -v ffmpeg >/dev/null; then
     done
     ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -c:v libx265 -x265-params log-level=error \
         -tag:v hvc1 "$corpus/seed-hvc1.mp4" || true
+    # MPEG-TS seeds: H.264 + AAC and H.265, within -max_len.
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -f lavfi -i sine=duration=0.3 -c:v libx264 \
+        -c:a aac -shortest "$corpus/seed-h264-aac.ts" || true
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -c:v libx265 -x265-params log-level=error \
+        "$corpus/seed-hevc.ts" || true
 fi
 # Native H.264 decoder seeds: small whole x264 streams with CABAC, the 8x8 transform and scaling matrices.
 if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then

@@ -5,9 +5,9 @@
 #                  tshark (dissects our RTP/RTSP), GStreamer with its RTSP server (a real RTSP peer),
 #                  libopenh264 (the native encoder's benchmark peer), valgrind (its callgrind profile), the openssl
 #                  CLI, nginx with its RTMP module (the RTMP server we publish to and play from) and its stream module
-#                  (TLS termination, RTMPS)
-#   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg) and
-#                  OpenSSL's for TLS (trait OpenSSL)
+#                  (TLS termination, RTMPS), srt-tools (srt-live-transmit: the SRT project's own peer)
+#   --engine       also FFmpeg's development libraries for the FFmpeg codec engine (trait FFmpeg),
+#                  OpenSSL's for TLS (trait OpenSSL) and libsrt's for SRT (trait SRT)
 # Always also: a modern FFmpeg (PyPI's imageio-ffmpeg, a static FFmpeg with libopenh264 and libkvazaar,
 # which Debian's lacks) in a virtual environment at .build/peers-venv, for the tests that check our
 # parsers on streams from those encoders (they find it there, or at $STREAMKIT_MODERN_FFMPEG); numpy and
@@ -30,7 +30,7 @@ if ! /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0")'
 fi
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 for pkg in gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav libopenh264-dev \
-           nginx libnginx-mod-rtmp libnginx-mod-stream; do
+           nginx libnginx-mod-rtmp libnginx-mod-stream srt-tools; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
@@ -39,6 +39,7 @@ if [ "${1:-}" = "--engine" ] || [ "${1:-}" = "--all" ]; then
         pkg-config --exists "$lib" 2>/dev/null || need+=("$lib-dev")
     done
     pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
+    pkg-config --exists srt 2>/dev/null || need+=(libsrt-openssl-dev)
 fi
 venv=.build/peers-venv
 if [ ! -x "$venv/bin/python" ]; then

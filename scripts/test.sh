@@ -21,16 +21,16 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # The test targets whose code a trait changes: Codecs and FFmpegEngine (FFmpeg), Transport (OpenSSL), the streamkit
-# CLI (both), the suites that run the CLI, and the live pipeline (x264 and AAC take over from the native encoder).
+# CLI (both), SRT sockets (trait SRT, in Transport's tests), the suites that run the CLI, and the live pipeline (x264 and AAC take over from the native encoder).
 traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests|LiveTests'
 # The suites with tests that carry `.needsRealTime` or `.runsAlone` (Tests/TestSupport/RealTimeSuites.swift; without
 # STREAMKIT_REAL_TIME_SUITES=1 they skip themselves), and of them those in the targets the traits change.
 realTime='FFmpegReceiverTests|FFmpegSenderTests|LossTests|RTPMediaStreamPeerTests|SessionDescriptionPeerTests|StreamSynchronizerPeerTests'
 realTime+='|EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|SyntheticCameraTests|SyntheticMicrophoneTests'
 realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests'
-realTime+='|NetworkDestinationProofTests|RTPSessionReceiverTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests'
+realTime+='|NetworkDestinationProofTests|RTPSessionReceiverTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests'
 traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
-traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests'
+traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests'
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
@@ -115,13 +115,13 @@ pass "native H.264, optimised: the adaptation proof, alone" .build/test-output-r
     env STREAMKIT_REAL_TIME_SUITES=1 swift test -c release --skip-build -Xswiftc -enable-testing --no-parallel \
     --filter LiveAdaptationProofTests --xunit-output .build/xunit-release-alone.xml
 
-pass "FFmpeg and TLS (--traits FFmpeg,OpenSSL): build" - swift build --build-tests --traits FFmpeg,OpenSSL
+pass "FFmpeg, TLS and SRT (--traits FFmpeg,OpenSSL,SRT): build" - swift build --build-tests --traits FFmpeg,OpenSSL,SRT
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
-    swift test --traits FFmpeg,OpenSSL --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml
+    swift test --traits FFmpeg,OpenSSL,SRT --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml
 pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \
-    at_once_then_alone ffmpeg-real-time "$traitedRealTime" "$alone" --traits FFmpeg,OpenSSL --skip-build
+    at_once_then_alone ffmpeg-real-time "$traitedRealTime" "$alone" --traits FFmpeg,OpenSSL,SRT --skip-build
 pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL --skip-build --no-parallel --filter "$traitedAlone" \
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL,SRT --skip-build --no-parallel --filter "$traitedAlone" \
     --xunit-output .build/xunit-ffmpeg-alone.xml
 
 took=$((SECONDS - total))

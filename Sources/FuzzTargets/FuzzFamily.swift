@@ -26,7 +26,7 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case rtpSession
     /// SDP and RTCP.
     case sdp
-    /// RTSP messages, interleaved frames and the Transport/Authorization headers.
+    /// RTSP messages, interleaved frames and the Transport/Authorization headers; `srt://` URLs and SRT stream ids.
     case rtsp
     /// HLS codec strings and playlist checks.
     case hls
@@ -34,6 +34,8 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case mp4
     /// AMF0, the FLV tag bodies (legacy and Enhanced RTMP) and the FLV reader.
     case flv
+    /// The MPEG-TS demuxer and media reader (packets, PAT/PMT, PES, ADTS and Annex B in PES).
+    case ts
     /// The RTMP chunk-stream parser, protocol and user control messages, AMF0 commands, the handshake.
     case rtmp
     /// The native H.264 decoder: slice data (macroblock layer, CAVLC and CABAC, the 8x8 transform,

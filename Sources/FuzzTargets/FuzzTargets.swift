@@ -36,10 +36,12 @@ public enum FuzzTargets {
         if families.contains(.rtsp) {
             rtsp(bytes)
             rtspURL(bytes)
+            srtURL(bytes)
         }
         if families.contains(.hls) { hls(bytes) }
         if families.contains(.mp4) { mp4(bytes) }
         if families.contains(.flv) { flv(bytes); flvMedia(bytes) }
+        if families.contains(.ts) { transportStream(bytes) }
         if families.contains(.rtmp) { rtmp(bytes) }
         if families.contains(.h264decoder) { h264Decoder(bytes) }
     }

@@ -20,6 +20,19 @@ public final class HLSDestination: LiveDestination {
         var writer: HLSWriter?
         var videoTrack: Int?
         var audioTrack: Int?
+        /// TS segments hold both tracks in one stream: they go in merged by decode time (fMP4 keeps them apart).
+        var interleaver: DecodeOrderInterleaver?
+
+        mutating func write(_ media: OutgoingMedia) throws(HLSError) {
+            switch media {
+            case let .video(frame, _):
+                guard let track = videoTrack else { return }
+                try writer?.append(frame, toTrack: track)
+            case let .audio(frame, _):
+                guard let track = audioTrack else { return }
+                try writer?.append(frame, toTrack: track)
+            }
+        }
     }
 
     /// The folder, file names, target duration and playlist mode.
@@ -40,14 +53,16 @@ public final class HLSDestination: LiveDestination {
     ///     least this long after its start, so the encoder's key-frame interval should divide it.
     ///   - mode: `.event` (default: every segment kept, the playlist rewritten as each closes), `.live(windowSize:)`
     ///     (the last segments only, older files removed) or `.vod` (the playlist written once, at the end).
-    public convenience init(path: String, segmentDuration: Double = 2, mode: HLSWriter.Mode = .event) {
+    ///   - segmentFormat: fragmented MP4 (default: `init.mp4` and `.m4s` segments) or MPEG-TS (`.ts` segments).
+    public convenience init(path: String, segmentDuration: Double = 2, mode: HLSWriter.Mode = .event,
+                            segmentFormat: HLSSegmentFormat = .fragmentedMP4) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? ""
         let playlist = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let milliseconds = Int64((max(0, segmentDuration) * 1000).rounded())
         self.init(configuration: HLSWriter.Configuration(directory: directory, playlistName: playlist,
                                                          targetSegmentDuration: MediaTime(value: milliseconds, timescale: 1000),
-                                                         mode: mode))
+                                                         mode: mode, segmentFormat: segmentFormat))
     }
 
     /// Creates the destination from a full configuration (segment names, program date-time …).
@@ -73,6 +88,9 @@ public final class HLSDestination: LiveDestination {
             opened.writer = try HLSWriter(tracks: tracks, configuration: configuration)
             opened.videoTrack = stream.video == nil ? nil : 0
             opened.audioTrack = stream.audio == nil ? nil : (stream.video == nil ? 0 : 1)
+            if configuration.segmentFormat == .mpegTS {
+                opened.interleaver = DecodeOrderInterleaver(hasVideo: stream.video != nil, hasAudio: stream.audio != nil)
+            }
             state = opened
         }
     }
@@ -83,14 +101,10 @@ public final class HLSDestination: LiveDestination {
     /// - Throws: ``HLSError`` from the writer (`segment` when the muxer refuses the frame, `io`).
     public func send(_ media: OutgoingMedia) async throws(HLSError) {
         try state.withLock { state throws(HLSError) in
-            switch media {
-            case let .video(frame, _):
-                guard let track = state.videoTrack else { return }
-                try state.writer?.append(frame, toTrack: track)
-            case let .audio(frame, _):
-                guard let track = state.audioTrack else { return }
-                try state.writer?.append(frame, toTrack: track)
-            }
+            guard var interleaver = state.interleaver else { return try state.write(media) }
+            let ready = interleaver.push(media)
+            state.interleaver = interleaver
+            for media in ready { try state.write(media) }
         }
     }
 
@@ -98,6 +112,9 @@ public final class HLSDestination: LiveDestination {
     /// counts them afterwards.
     /// - Throws: ``HLSError`` when a file cannot be written.
     public func finish() async throws(HLSError) {
-        try state.withLock { state throws(HLSError) in try state.writer?.finish() }
+        try state.withLock { state throws(HLSError) in
+            for media in state.interleaver?.drain() ?? [] { try state.write(media) }
+            try state.writer?.finish()
+        }
     }
 }

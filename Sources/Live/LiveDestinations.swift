@@ -9,10 +9,12 @@ import Transport
 /// | --- | --- |
 /// | `rtmp://HOST[:PORT]/APP/KEY`, `rtmps://…` | ``RTMPDestination`` (publish) |
 /// | `rtsp://HOST[:PORT]/PATH` | ``RTSPPublishDestination`` (ANNOUNCE/RECORD, RFC 2326 §10.3, §10.11) |
+/// | `srt://HOST:PORT?…`, `srt://:PORT` | ``SRTDestination`` (MPEG-TS over SRT, caller or listener; trait `SRT`) |
 /// | `rtp://HOST:PORT` | ``RTPDestination`` (RTP + an SDP file, RFC 3550, RFC 8866) |
 /// | `x.mp4` (`.m4v`, `.mov`, `.m4a`) | ``MP4FileDestination`` |
 /// | `x.m3u8` | ``HLSDestination`` (RFC 8216) |
 /// | `x.flv` | ``FLVFileDestination`` |
+/// | `x.ts` (`.mts`, `.m2t`) | ``TSFileDestination`` (ISO/IEC 13818-1) |
 /// | `x.h264`, `x.264`, `x.h265`, `x.265`, `x.hevc` | ``AnnexBFileDestination`` |
 /// | `x.aac` | ``ADTSFileDestination`` |
 ///
@@ -41,6 +43,8 @@ public enum LiveDestinations {
         public var segmentDuration: Double
         /// HLS: event (default), live window or VOD.
         public var playlistMode: HLSWriter.Mode
+        /// HLS: fragmented MP4 (default) or MPEG-TS segments.
+        public var segmentFormat: HLSSegmentFormat
 
         /// Creates options; every setting has its kind's default.
         /// - Parameters:
@@ -51,11 +55,14 @@ public enum LiveDestinations {
         ///   - mp4Layout: the MP4 layout (default fragmented).
         ///   - segmentDuration: the HLS segment duration in seconds (default 2).
         ///   - playlistMode: the HLS playlist mode (default event).
+        ///   - segmentFormat: the HLS segments' container (default fragmented MP4).
         public init(rtmp: RTMPDestination.Options = RTMPDestination.Options(),
                     rtspPublish: RTSPPublishDestination.Options = RTSPPublishDestination.Options(),
                     sdpPath: String? = nil, maximumPacketSize: Int = 1472,
                     mp4Layout: MP4FileDestination.Layout = .fragmented(FragmentedMP4Options()),
-                    segmentDuration: Double = 2, playlistMode: HLSWriter.Mode = .event) {
+                    segmentDuration: Double = 2, playlistMode: HLSWriter.Mode = .event,
+                    segmentFormat: HLSSegmentFormat = .fragmentedMP4) {
+            self.segmentFormat = segmentFormat
             self.rtmp = rtmp
             self.rtspPublish = rtspPublish
             self.sdpPath = sdpPath
@@ -94,6 +101,8 @@ public enum LiveDestinations {
                 let (host, port) = try rtpAddress(String(text[separator.upperBound...]), in: text)
                 return RTPDestination(host: host, port: port, sdpPath: options.sdpPath ?? "stream.sdp",
                                       maximumPacketSize: options.maximumPacketSize)
+            case "srt":
+                return try SRTDestination(url: text)
             default:
                 throw .unknownScheme(String(text[..<separator.lowerBound]), destination: text)
             }
@@ -102,8 +111,10 @@ public enum LiveDestinations {
         let fileExtension = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
         switch fileExtension.lowercased() {
         case "mp4", "m4v", "mov", "m4a": return MP4FileDestination(path: text, layout: options.mp4Layout)
-        case "m3u8": return HLSDestination(path: text, segmentDuration: options.segmentDuration, mode: options.playlistMode)
+        case "m3u8": return HLSDestination(path: text, segmentDuration: options.segmentDuration, mode: options.playlistMode,
+                                           segmentFormat: options.segmentFormat)
         case "flv": return FLVFileDestination(path: text)
+        case "ts", "mts", "m2t": return TSFileDestination(path: text)
         case "h264", "264", "h265", "265", "hevc": return AnnexBFileDestination(path: text)
         case "aac": return ADTSFileDestination(path: text)
         default: throw .unknownFileExtension(fileExtension, destination: text)

@@ -7,7 +7,7 @@ import MediaCore
 /// from its bytes.
 struct DecodeCommand {
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), an .mp4/.mov/.m4v/.m4a or an .flv file")
+    static let input = PositionalSpec("INPUT", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), an .mp4/.mov/.m4v/.m4a, an .flv or a .ts file")
 
     /// The command's arguments and options.
     static let table = OptionTable(

@@ -13,7 +13,7 @@ struct EncodeCommand {
     // MARK: - Declaration
 
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, an .mp4/.mov/.m4v or .flv file (its video, decoded), testsrc or sine")
+    static let input = PositionalSpec("INPUT", help: "a .y4m file, a raw .yuv file (give --size, --fps, --pix-fmt), a .wav file, an .mp4/.mov/.m4v, .flv or .ts file (its video, decoded), testsrc or sine")
     /// `--duration SECONDS` (sine).
     static let duration = OptionSpec("--duration", value: "SECONDS", help: "how long the sine lasts", default: 5.0, shown: "5",
                                      parse: OptionValueParsers.seconds)
@@ -34,27 +34,28 @@ struct EncodeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4/.flv file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.flv/.m3u8, as fast as the encoder goes",
+        command: "encode", summary: "a .y4m/.yuv/.wav/.mp4/.flv/.ts file, testsrc or sine → .h264/.h265/.aac/.mp4/.m4a/.flv/.ts/.m3u8, as fast as the encoder goes",
         positionals: [input],
         options: [
             CommonOptions.output.required(),
             CommonOptions.frames.documentingDefault("all; 300 for testsrc"),
             EncodingOptions.codec.documentingDefault("the output's"),
-            EncodingOptions.size.documentingDefault("640x480; a .y4m, .mp4 or .flv has its own"),
-            EncodingOptions.fps.documentingDefault("a .y4m's, .mp4's or .flv's own rate, else 30"),
+            EncodingOptions.size.documentingDefault("640x480; a .y4m, .mp4, .flv or .ts has its own"),
+            EncodingOptions.fps.documentingDefault("a .y4m's, .mp4's, .flv's or .ts's own rate, else 30"),
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
             CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
-            HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize,
+            HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize, HLSOutputOptions.segmentFormat,
         ],
         notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec.",
                 "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio): an MP4 file.",
                 "OUTPUT .flv: an FLV file (video, --codec chooses: H.264, or H.265 with the Enhanced RTMP header; audio: AAC).",
+                "OUTPUT .ts: an MPEG-TS file (video, --codec chooses: H.264 or H.265; audio: AAC in ADTS).",
                 "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
 
     enum Input: Equatable {
-        case y4m(String), rawVideo(String), wav(String), mp4(String), flv(String), testPattern, sine
+        case y4m(String), rawVideo(String), wav(String), mp4(String), flv(String), ts(String), testPattern, sine
     }
 
     let input: Input
@@ -92,6 +93,7 @@ struct EncodeCommand {
             case "yuv", "i420", "nv12", "nv21", "yv12": input = .rawVideo(source)
             case "wav": input = .wav(source)
             case "flv": input = .flv(source)
+            case "ts", "mts", "m2t": input = .ts(source)
             default: throw .invalidValue(option: "INPUT", value: source, reason: "is not a .y4m, .yuv or .wav file, testsrc or sine")
             }
         }
@@ -101,13 +103,13 @@ struct EncodeCommand {
         case "m3u8": impliedCodec = HLSOutputOptions.impliedCodec(input: source, parsed)
         case "mp4", "m4v", "mov": impliedCodec = parsed.given(EncodingOptions.codec) ?? .h264
         case "m4a": impliedCodec = .aac
-        case "flv": impliedCodec = HLSOutputOptions.impliedCodec(input: source, parsed)
+        case "flv", "ts": impliedCodec = HLSOutputOptions.impliedCodec(input: source, parsed)
         case "h264", "264": impliedCodec = .h264
         case "h265", "265", "hevc": impliedCodec = .hevc
         case "aac": impliedCodec = .aac
         default:
             throw .invalidValue(option: "--output", value: output,
-                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov, .m4a, .flv or .m3u8")
+                                reason: "does not end in .h264, .264, .h265, .hevc, .aac, .mp4, .m4v, .mov, .m4a, .flv, .ts or .m3u8")
         }
         let audioInput: Bool
         switch input {
@@ -125,6 +127,9 @@ struct EncodeCommand {
         }
         if case .wav = input, let name = parsed.firstGiven(among: [Self.duration, Self.sampleRate, Self.channels]) {
             throw .conflict("\(name) applies to sine; \(source) has its own")
+        }
+        if case .ts = input, parsed.isGiven(EncodingOptions.size) {
+            throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
         }
         if case .flv = input, parsed.isGiven(EncodingOptions.size) {
             throw .conflict("--size applies to raw .yuv input and testsrc; \(source) has its own size")
@@ -177,6 +182,7 @@ struct EncodeCommand {
                                             frameRate: options.fps, pacing: .asFastAsPossible)
             case let .mp4(path): video = try await DecodedVideoSource.open(MP4FileSource(path: path, pacing: .asFastAsPossible))
             case let .flv(path): video = try await DecodedVideoSource.open(FLVFileSource(path: path, pacing: .asFastAsPossible))
+            case let .ts(path): video = try await DecodedVideoSource.open(TSFileSource(path: path, pacing: .asFastAsPossible))
             case .testPattern:
                 video = try SyntheticCamera(width: options.width, height: options.height, frameRate: options.fps, format: pixelFormat,
                                             realTime: false)
@@ -227,6 +233,7 @@ struct EncodeCommand {
     private var destination: any LiveDestination {
         if isMP4 { return MP4FileDestination(path: output, layout: .classic(MP4WriterOptions())) }
         if FLVOutputOptions.isFLV(output) { return FLVFileDestination(path: output) }
+        if (output as NSString).pathExtension.lowercased() == "ts" { return TSFileDestination(path: output) }
         if let hlsConfiguration { return HLSDestination(configuration: hlsConfiguration) }
         switch input {
         case .wav, .sine: return ADTSFileDestination(path: output)
@@ -239,7 +246,7 @@ struct EncodeCommand {
     /// The input as the user named it.
     private var inputName: String {
         switch input {
-        case let .y4m(path), let .rawVideo(path), let .wav(path), let .mp4(path), let .flv(path): return path
+        case let .y4m(path), let .rawVideo(path), let .wav(path), let .mp4(path), let .flv(path), let .ts(path): return path
         case .testPattern: return "testsrc"
         case .sine: return "sine"
         }

@@ -15,6 +15,13 @@ enum HLSOutputOptions {
                                          default: 0, shown: "0, keep every segment (record: EVENT, encode: VOD)",
                                          parse: OptionValueParsers.wholeNumber(in: 0...1_000_000))
 
+    /// `--segment-format fmp4|ts`.
+    static let segmentFormat = OptionSpec("--segment-format", value: "fmp4|ts",
+                                          help: "with an .m3u8 output: fragmented MP4 segments (init.mp4, .m4s) or MPEG-TS (.ts)",
+                                          default: HLSSegmentFormat.fragmentedMP4, shown: "fmp4",
+                                          parse: OptionValueParsers.choice(of: "segment format", [(["fmp4", "mp4", "cmaf"], HLSSegmentFormat.fragmentedMP4),
+                                                                                                  (["ts", "mpegts"], HLSSegmentFormat.mpegTS)]))
+
     /// The codec an `.m3u8` output of `encode` gets: AAC for an audio input (`sine`, `.wav`), else the
     /// `--codec` (H.264 by default).
     /// - Parameters:
@@ -50,7 +57,7 @@ enum HLSOutputOptions {
         let mode: HLSWriter.Mode = size > 0 ? .live(windowSize: size) : growing ? .event : .vod
         return HLSWriter.Configuration(directory: directory, playlistName: (path as NSString).lastPathComponent,
                                        targetSegmentDuration: MediaTime(value: Int64((seconds * 1000).rounded()), timescale: 1000),
-                                       mode: mode)
+                                       mode: mode, segmentFormat: parsed.value(segmentFormat) ?? .fragmentedMP4)
     }
 
     /// Refuses the HLS options for an output that is not a playlist.
@@ -59,7 +66,7 @@ enum HLSOutputOptions {
     ///   - output: the output path.
     /// - Throws: ``CommandLineError/conflict(_:)``.
     static func rejectUnlessPlaylist(_ parsed: ParsedOptions, output: String) throws(CommandLineError) {
-        guard !isPlaylist(output), let name = parsed.firstGiven(among: [segmentDuration, playlistSize]) else { return }
+        guard !isPlaylist(output), let name = parsed.firstGiven(among: [segmentDuration, playlistSize, segmentFormat]) else { return }
         throw .conflict("\(name) applies to an .m3u8 output, not \(output)")
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// from its bytes. Prints what it could read, then any errors; exits 1 when there were errors.
 struct InspectCommand {
     /// `FILE`.
-    static let file = PositionalSpec("FILE", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), an .mp4/.mov/.m4v/.m4a or an .flv file")
+    static let file = PositionalSpec("FILE", help: "an H.264/H.265 Annex B or ADTS AAC stream (detected from its bytes), an .mp4/.mov/.m4v/.m4a, an .flv or a .ts file")
     /// `--nal`.
     static let nal = OptionSpec(flag: "--nal", help: "list every NAL unit")
     /// `--json`.
@@ -13,7 +13,7 @@ struct InspectCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "inspect", summary: "explain an H.264/H.265 Annex B or ADTS AAC stream, or an MP4 or FLV file and its tracks", positionals: [file], options: [nal, json],
+        command: "inspect", summary: "explain an H.264/H.265 Annex B or ADTS AAC stream, or an MP4, FLV or MPEG-TS file and its tracks", positionals: [file], options: [nal, json],
         notes: ["Prints what it could read, then any errors with their byte offset; exits 1 when there were errors."])
 
     let path: String
@@ -35,6 +35,7 @@ struct InspectCommand {
     func run() -> Int32 {
         if MP4Input.isMP4(path) { return MP4Inspect.run(path: path, printsJSON: printsJSON) }
         if FLVOutputOptions.isFLV(path) { return FLVInspect.run(path: path, printsJSON: printsJSON) }
+        if RecordCommand.isTS(path) { return TSInspect.run(path: path, printsJSON: printsJSON) }
         var source: FileByteSource
         do {
             source = try FileByteSource(path: path)

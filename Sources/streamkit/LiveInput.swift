@@ -20,6 +20,8 @@ enum LiveInput: Sendable, Equatable {
     case flv(String)
     /// An MP4 file, sent as it is.
     case mp4(String)
+    /// An MPEG-TS file, sent as it is.
+    case ts(String)
     /// An Annex B file, sent as it is.
     case annexB(String, CodecType)
 
@@ -40,12 +42,13 @@ enum LiveInput: Sendable, Equatable {
             case "yuv", "i420", "nv12", "nv21", "yv12": self = .rawVideo(word)
             case "wav": self = .wav(word)
             case "flv" where encodedFiles: self = .flv(word)
+            case "ts" where encodedFiles, "mts" where encodedFiles, "m2t" where encodedFiles: self = .ts(word)
             case "mp4" where encodedFiles, "mov" where encodedFiles, "m4v" where encodedFiles, "m4a" where encodedFiles: self = .mp4(word)
             case "h264" where encodedFiles, "264" where encodedFiles, "avc" where encodedFiles: self = .annexB(word, .h264)
             case "h265" where encodedFiles, "265" where encodedFiles, "hevc" where encodedFiles: self = .annexB(word, .hevc)
             default:
                 throw .invalidValue(option: "INPUT", value: word, reason: encodedFiles
-                    ? "is not camera, testsrc, sine, a .y4m, .yuv or .wav file, or an .flv, .mp4 or Annex B file"
+                    ? "is not camera, testsrc, sine, a .y4m, .yuv or .wav file, or an .flv, .mp4, .ts or Annex B file"
                     : "is not camera, a .y4m, .yuv or .wav file, testsrc or sine")
             }
         }
@@ -54,7 +57,7 @@ enum LiveInput: Sendable, Equatable {
     /// Whether it is sent as it is (no encoder).
     var isEncoded: Bool {
         switch self {
-        case .flv, .mp4, .annexB: return true
+        case .flv, .mp4, .ts, .annexB: return true
         default: return false
         }
     }

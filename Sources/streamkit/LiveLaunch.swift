@@ -44,6 +44,8 @@ struct LiveLaunch: Sendable {
             return LivePipeline(source: FLVFileSource(path: path, pacing: pacing), frameLimit: frameLimit, delivery: delivery)
         case let .mp4(path):
             return LivePipeline(source: MP4FileSource(path: path, pacing: pacing), frameLimit: frameLimit, delivery: delivery)
+        case let .ts(path):
+            return LivePipeline(source: TSFileSource(path: path, pacing: pacing), frameLimit: frameLimit, delivery: delivery)
         case let .annexB(path, codec):
             return LivePipeline(source: AnnexBFileSource(path: path, codec: codec, pacing: pacing), frameLimit: frameLimit,
                                 delivery: delivery)
@@ -81,7 +83,7 @@ struct LiveLaunch: Sendable {
             } else {
                 printError(AudioNotice.videoAlone)
             }
-        case .flv, .mp4, .annexB:
+        case .flv, .mp4, .ts, .annexB:
             break
         }
         if video == nil, !registry.canEncode(.aac) {

@@ -7,11 +7,11 @@ import Transport
 /// fails is named in the log and the others go on to the end.
 struct PublishCommand {
     /// `INPUT`.
-    static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv/.mp4/Annex B file (sent as it is)")
+    static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv/.mp4/.ts/Annex B file (sent as it is)")
     /// `DEST…`.
-    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, or a file: .mp4 .m3u8 .flv .h264 .h265 .aac", repeats: true)
+    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, srt://HOST:PORT[?OPTIONS], or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
     /// `--re`.
-    static let realTime = OptionSpec(flag: "--re", help: "an .flv, .mp4 or Annex B file: send it at its own pace (else as fast as the destinations take it)")
+    static let realTime = OptionSpec(flag: "--re", help: "an .flv, .mp4, .ts or Annex B file: send it at its own pace (else as fast as the destinations take it)")
     /// `--save FILE`.
     static let save = OptionSpec("--save", value: "FILE", help: "also write the video to this Annex B file (.h264/.h265)",
                                  parse: OptionValueParsers.text)
@@ -29,7 +29,7 @@ struct PublishCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "publish", summary: "camera, a file or a generator → RTMP/RTSP servers, RTP and files at once (H.264, H.265, AAC), adapting to the link",
+        command: "publish", summary: "camera, a file or a generator → RTMP/RTSP/SRT servers, RTP and files at once (H.264, H.265, AAC), adapting to the link",
         positionals: [input, destination],
         options: [
             realTime, save, minimumBitRate, maximumDelay, ReceiveCommand.caFile,
@@ -41,7 +41,7 @@ struct PublishCommand {
         notes: ["One encoder feeds every destination; each has its own queue, so a slow or dead one never stalls the others.",
                 "A slow link steps the bit rate down (and back up), drops whole frames nothing depends on, and reports each;",
                 "a lost connection is retried with backoff. Ctrl-C sends what is queued, then closes every destination.",
-                "An .flv or .mp4 input keeps its H.264/H.265 and AAC and their timestamps (B-frame composition times too).",
+                "An .flv, .mp4 or .ts input keeps its H.264/H.265 and AAC and their timestamps (B-frame composition times too).",
                 "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps)."])
 
     let launch: LiveLaunch
@@ -67,7 +67,7 @@ struct PublishCommand {
                 throw .conflict("\(name) is for inputs encoded here; \(word) is sent as it is")
             }
         } else if parsed.isGiven(Self.realTime) {
-            throw .conflict("--re is for .flv, .mp4 and Annex B files; \(word) is encoded in real time anyway")
+            throw .conflict("--re is for .flv, .mp4, .ts and Annex B files; \(word) is encoded in real time anyway")
         }
         if case .y4m = input, parsed.isGiven(EncodingOptions.size) { throw .conflict("--size applies to raw .yuv input, testsrc and camera") }
         if savePath != nil, !input.hasVideo { throw .conflict("--save writes the video, and \(word) has none") }

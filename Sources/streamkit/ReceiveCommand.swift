@@ -8,9 +8,9 @@ import Transport
 /// it plays a stream, and with `--listen` it is an RTMP ingest (see ``RTMPReceive``).
 struct ReceiveCommand {
     /// `SOURCE`.
-    static let source = PositionalSpec("SOURCE", help: "an .sdp file, rtsp://[USER:PASSWORD@]HOST[:PORT]/PATH or rtmp[s]://HOST[:PORT]/APP/KEY")
+    static let source = PositionalSpec("SOURCE", help: "an .sdp file, rtsp://[USER:PASSWORD@]HOST[:PORT]/PATH, rtmp[s]://HOST[:PORT]/APP/KEY or srt://HOST:PORT[?OPTIONS]")
     /// `--listen`.
-    static let listen = OptionSpec(flag: "--listen", help: "rtmp://ADDRESS:PORT/APP/KEY: accept one publisher with that stream key")
+    static let listen = OptionSpec(flag: "--listen", help: "rtmp://ADDRESS:PORT/APP/KEY: accept one publisher with that stream key; srt://ADDRESS:PORT: wait for one caller")
     /// `--audio-output FILE`.
     static let audioOutput = OptionSpec("--audio-output", value: "FILE", help: "RTMP: also write the AAC audio to this .aac file",
                                         parse: OptionValueParsers.text)
@@ -26,13 +26,14 @@ struct ReceiveCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "receive", summary: "RTP (.sdp, rtsp://) or RTMP (rtmp[s]://, --listen as an ingest) → .h264/.h265/.aac/.mp4/.y4m/.flv",
+        command: "receive", summary: "RTP (.sdp, rtsp://), RTMP (rtmp[s]://) or SRT (srt://), --listen as an ingest → .h264/.h265/.aac/.mp4/.y4m/.flv/.ts",
         positionals: [source],
         options: [
             CommonOptions.output.required(), NetworkOptions.transport, frames, NetworkOptions.duration, idle,
             listen, audioOutput, caFile,
         ],
-        notes: ["OUTPUT: .h264/.264, .h265/.hevc (the video as received), .aac (ADTS), .mp4 (video + audio, as received) or .y4m (decoded); .flv for RTMP.",
+        notes: ["OUTPUT: .h264/.264, .h265/.hevc (the video as received), .aac (ADTS), .mp4 (video + audio, as received) or .y4m (decoded); .flv for RTMP; .ts and .flv for SRT.",
+                "SRT: MPEG-TS over srt:// with FFmpeg's options (mode, latency in µs, passphrase, pbkeylen, streamid, tsbpd); built with --traits SRT.",
                 "RTMP: a wrong stream key is refused; --listen records until the publisher leaves.",
                 "Prints frames good / lost / withheld, packets lost / reordered / duplicated, jitter, and the A/V offset."])
 
@@ -43,6 +44,7 @@ struct ReceiveCommand {
     let seconds: Double?
     let idleSeconds: Double
     let rtmp: RTMPReceive?
+    let srt: SRTReceive?
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `receive`, parsed with ``table``.
@@ -52,20 +54,40 @@ struct ReceiveCommand {
         output = try parsed.required(CommonOptions.output)
         let lowered = sourceWord.lowercased()
         let isRTMP = lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://")
+        let isSRT = lowered.hasPrefix("srt://")
         switch (output as NSString).pathExtension.lowercased() {
         case "h264", "264", "h265", "265", "hevc", "aac", "y4m": break
         case "mp4": break
-        case "flv" where isRTMP: break
+        case "flv" where isRTMP || isSRT: break
+        case "ts" where isSRT: break
         default: throw .invalidValue(option: "--output", value: output, reason: "does not end in .h264, .h265, .aac or .y4m"
-                                        + (isRTMP ? ", .mp4 or .flv" : " or .mp4"))
+                                        + (isRTMP ? ", .mp4 or .flv" : isSRT ? ", .mp4, .flv or .ts" : " or .mp4"))
         }
-        rtmp = try Self.rtmpReceive(parsed, source: sourceWord, output: output, isRTMP: isRTMP)
+        srt = try Self.srtReceive(parsed, source: sourceWord, output: output, isSRT: isSRT)
+        rtmp = isSRT ? nil : try Self.rtmpReceive(parsed, source: sourceWord, output: output, isRTMP: isRTMP)
         let isRTSP = sourceWord.lowercased().hasPrefix("rtsp://")
         if !isRTSP, parsed.isGiven(NetworkOptions.transport) { throw .conflict("--transport is for rtsp:// sources; an SDP file names UDP ports") }
         transport = parsed.value(NetworkOptions.transport) ?? .udp
         frameLimit = parsed.given(Self.frames)
         seconds = parsed.given(NetworkOptions.duration)
         idleSeconds = parsed.value(Self.idle) ?? 3
+    }
+
+    /// The SRT source, for an `srt://` URL (`--listen` makes it a listener, as `mode=listener` does).
+    private static func srtReceive(_ parsed: ParsedOptions, source: String, output: String, isSRT: Bool) throws(CommandLineError) -> SRTReceive? {
+        guard isSRT else { return nil }
+        for (option, given) in [("--audio-output", parsed.isGiven(audioOutput)), ("--ca-file", parsed.isGiven(caFile)),
+                                ("--transport", parsed.isGiven(NetworkOptions.transport))] where given {
+            throw .conflict("\(option) is not for srt:// sources")
+        }
+        var url = source
+        if parsed.value(listen) ?? false { url += (url.contains("?") ? "&" : "?") + "mode=listener" }
+        // Into a file, packets are handed on as they complete (tsbpd=0), so the stream's last ones are kept when the
+        // sender closes within the latency, as FFmpeg's senders do; a URL that says otherwise wins.
+        if !url.lowercased().contains("tsbpd=") { url += (url.contains("?") ? "&" : "?") + "tsbpd=0" }
+        do { _ = try SRTURL(url) } catch { throw .invalidValue(option: "SOURCE", value: source, reason: error.description) }
+        return SRTReceive(url: url, output: output, frameLimit: parsed.given(frames), seconds: parsed.given(NetworkOptions.duration),
+                          idleSeconds: parsed.value(idle) ?? 3)
     }
 
     /// The RTMP options, for an `rtmp[s]://` source; refuses them for the others.
@@ -100,6 +122,7 @@ struct ReceiveCommand {
         Interruption.install()
         do {
             if let rtmp { return try await rtmp.run() }
+            if let srt { return try await srt.run() }
             return try await receive()
         } catch {
             printError("streamkit receive: \(error)")

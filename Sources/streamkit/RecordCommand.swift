@@ -27,9 +27,9 @@ struct RecordCommand {
     static let table = OptionTable(
         command: "record", summary: "camera + microphone → test.h264 + test.aac, or one .mp4 (the seeds' demo)",
         options: [
-            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both; .flv: one FLV with both; .m3u8: HLS"),
+            CommonOptions.output.documentingDefault("test.h264, test.h265 with --codec hevc; .mp4/.m4v/.mov: one MP4 with both; .flv: one FLV with both; .ts: one MPEG-TS with both; .m3u8: HLS"),
             audioOutput, noAudio, MP4OutputOptions.noFragments, MP4OutputOptions.faststart, MP4OutputOptions.fragmentDuration,
-            HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize,
+            HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize, HLSOutputOptions.segmentFormat,
             CommonOptions.frames.defaulting(to: 200),
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop,
@@ -37,7 +37,8 @@ struct RecordCommand {
         ],
         notes: ["Stops after --frames frames or on Ctrl-C, and always finishes both files.",
                 "An .mp4 output is fragmented: killed at any moment, it plays up to its last fragment.",
-                "An .m3u8 output is HLS: init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder."])
+                "An .m3u8 output is HLS: init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder",
+                "(with --segment-format ts: segment_NNNNN.ts and the playlist)."])
 
     let options: EncodingOptions
     let videoPath: String
@@ -62,6 +63,7 @@ struct RecordCommand {
         self.options = options
         videoPath = parsed.given(CommonOptions.output) ?? (options.codec == .hevc ? "test.h265" : "test.h264")
         let isOneFile = MP4OutputOptions.isMP4(videoPath) || HLSOutputOptions.isPlaylist(videoPath) || FLVOutputOptions.isFLV(videoPath)
+            || Self.isTS(videoPath)
         if isOneFile, parsed.isGiven(Self.audioOutput) {
             throw .conflict("--audio-output does not go with \(videoPath): the audio goes into it")
         }
@@ -157,8 +159,14 @@ struct RecordCommand {
         if let mp4Layout { return [MP4FileDestination(path: videoPath, layout: mp4Layout)] }
         if let hlsConfiguration { return [HLSDestination(configuration: hlsConfiguration)] }
         if FLVOutputOptions.isFLV(videoPath) { return [FLVFileDestination(path: videoPath)] }
+        if Self.isTS(videoPath) { return [TSFileDestination(path: videoPath)] }
         var files: [any LiveDestination] = [AnnexBFileDestination(path: videoPath)]
         if recordsAudio, let audioPath { files.append(ADTSFileDestination(path: audioPath)) }
         return files
+    }
+
+    /// Whether a path names an MPEG-TS file (`.ts`, any case).
+    static func isTS(_ path: String) -> Bool {
+        (path as NSString).pathExtension.lowercased() == "ts"
     }
 }

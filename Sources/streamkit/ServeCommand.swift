@@ -22,6 +22,9 @@ struct ServeCommand {
     /// `--rtmp-port N`.
     static let rtmpPort = OptionSpec("--rtmp-port", value: "N", help: "also serve RTMP players on this port: rtmp://HOST:N/live/PATH",
                                      parse: OptionValueParsers.wholeNumber(in: 1...65_535))
+    /// `--srt-port N`.
+    static let srtPort = OptionSpec("--srt-port", value: "N", help: "also serve SRT pullers on this port: srt://HOST:N (MPEG-TS; --traits SRT)",
+                                    parse: OptionValueParsers.wholeNumber(in: 1...65_535))
     /// `--user U`.
     static let user = OptionSpec("--user", value: "U", help: "require Digest authentication with this user (with --password)",
                                  parse: OptionValueParsers.text)
@@ -39,7 +42,7 @@ struct ServeCommand {
         command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP players and a recording",
         positionals: [input],
         options: [
-            port, path, address, rtmpPort, record, publish, user, password,
+            port, path, address, rtmpPort, srtPort, record, publish, user, password,
             CommonOptions.frames.documentingDefault("endless"), NetworkOptions.duration, NetworkOptions.mtu,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
@@ -47,6 +50,7 @@ struct ServeCommand {
         ],
         notes: ["Ctrl-C stops the server. A .y4m, .yuv or .wav input starts again at its end.",
                 "--rtmp-port: RTMP players get the same stream at rtmp://HOST:N/live/PATH (PATH as given when it has a '/').",
+                "--srt-port: SRT callers get it as MPEG-TS (ffplay srt://HOST:N), each from the next key frame.",
                 "--record: the file gets every picture served, from the first key frame; --publish: an RTMP server gets it too."])
 
     let launch: LiveLaunch
@@ -55,6 +59,7 @@ struct ServeCommand {
     let credentials: (user: String, password: String)?
     let maximumPacketSize: Int
     let rtmpPortNumber: Int?
+    let srtPortNumber: Int?
     let recordPath: String?
     let publishURL: String?
 
@@ -83,6 +88,7 @@ struct ServeCommand {
         }
         maximumPacketSize = (parsed.value(NetworkOptions.mtu) ?? 1500) - 28
         rtmpPortNumber = parsed.given(Self.rtmpPort)
+        srtPortNumber = parsed.given(Self.srtPort)
         recordPath = parsed.given(Self.record)
         if let recordPath { try LiveLaunch.check([recordPath], option: "--record") }
         publishURL = parsed.given(Self.publish)
@@ -115,6 +121,12 @@ struct ServeCommand {
                 servers.append(rtmp)
                 pipeline.add(rtmp)
                 printError("serving \(rtmp.url)")
+            }
+            if let srtPortNumber {
+                let host = listenAddress.host.contains(":") ? "[\(listenAddress.host)]" : listenAddress.host
+                let srt = try SRTDestination(url: "srt://\(host):\(srtPortNumber)?mode=listener")
+                pipeline.add(srt)
+                printError("serving srt://\(host):\(srtPortNumber)")
             }
             if let publishURL {
                 pipeline.add(try LiveDestinations.destination(for: publishURL))

@@ -45,7 +45,7 @@ do {
     case "stream": exit(try await StreamCommand(parsed).run())
     case "receive": exit(try await ReceiveCommand(parsed).run())
     case "serve": exit(try await ServeCommand(parsed).run())
-    case "remux": exit(try RemuxCommand(parsed).run())
+    case "remux": exit(try await RemuxCommand(parsed).run())
     case "publish": exit(try await PublishCommand(parsed).run())
     default: exit(EnginesCommand().run())
     }

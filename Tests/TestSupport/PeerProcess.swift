@@ -71,6 +71,11 @@ public final class PeerProcess: @unchecked Sendable {
         return status
     }
 
+    /// Ends it at once with SIGKILL and returns without waiting: a peer that vanishes mid-stream.
+    public func vanish() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Sends SIGINT (ffmpeg and streamkit finish their files on it) and returns at once.
     public func interrupt() {
         if process.isRunning { kill(process.processIdentifier, SIGINT) }

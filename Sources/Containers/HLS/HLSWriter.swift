@@ -3,7 +3,9 @@ import POSIX
 
 /// Writes an HLS presentation (RFC 8216) with fragmented MP4 (CMAF) segments into a folder: the
 /// initialization segment (`init.mp4`, the `EXT-X-MAP`), media segments cut at key frames
-/// (`segment_00001.m4s`, …) and the media playlist (`stream.m3u8`), each file appearing whole
+/// (`segment_00001.m4s`, …) and the media playlist (`stream.m3u8`) — or, with
+/// ``HLSSegmentFormat/mpegTS``, MPEG-TS segments (§3.2, `segment_00001.ts`, each starting with PAT, PMT and a key
+/// frame, one ``TSWriter`` across them so continuity counters run on) under a version 3 playlist — each file appearing whole
 /// (written under a temporary name, then renamed) so a web server never serves half of one.
 ///
 /// ```swift
@@ -53,6 +55,8 @@ public struct HLSWriter {
         public var mode: Mode
         /// The wall-clock time of media time zero, for `EXT-X-PROGRAM-DATE-TIME`; `nil` leaves the tag out.
         public var programDateTime: HLSProgramDateTime?
+        /// The segments' container: fragmented MP4 (default) or MPEG-TS.
+        public var segmentFormat: HLSSegmentFormat
 
         /// Creates a configuration.
         /// - Parameters:
@@ -64,15 +68,18 @@ public struct HLSWriter {
         ///   - targetSegmentDuration: the shortest segment (2 s).
         ///   - mode: VOD, event or live.
         ///   - programDateTime: the wall-clock time of media time zero (now, by default).
+        ///   - segmentFormat: fragmented MP4 or MPEG-TS (whose segments then end in `.ts` unless another
+        ///     extension than `.m4s` is given).
         public init(directory: String, playlistName: String = "stream.m3u8", initializationSegmentName: String = "init.mp4",
                     segmentPrefix: String = "segment_", segmentExtension: String = ".m4s",
                     targetSegmentDuration: MediaTime = MediaTime(value: 2, timescale: 1), mode: Mode = .vod,
-                    programDateTime: HLSProgramDateTime? = .now()) {
+                    programDateTime: HLSProgramDateTime? = .now(), segmentFormat: HLSSegmentFormat = .fragmentedMP4) {
+            self.segmentFormat = segmentFormat
             self.directory = directory
             self.playlistName = playlistName
             self.initializationSegmentName = initializationSegmentName
             self.segmentPrefix = segmentPrefix
-            self.segmentExtension = segmentExtension
+            self.segmentExtension = segmentFormat == .mpegTS && segmentExtension == ".m4s" ? ".ts" : segmentExtension
             self.targetSegmentDuration = targetSegmentDuration
             self.mode = mode
             self.programDateTime = programDateTime
@@ -87,6 +94,12 @@ public struct HLSWriter {
 
         /// The media playlist's path.
         public var playlistPath: String { path(of: playlistName) }
+    }
+
+    /// A frame for a TS segment.
+    private enum EncodedMediaFrame {
+        case video(EncodedFrame)
+        case audio(EncodedAudioFrame)
     }
 
     /// A segment file that left the live window, waiting until §6.2.2 lets it go.
@@ -118,6 +131,10 @@ public struct HLSWriter {
     private var retired: [Retired] = []
     private var initializationSegmentWritten = false
     private var isFinished = false
+    /// The TS muxer of ``HLSSegmentFormat/mpegTS`` segments, its bytes moved into the segment file after each frame.
+    private var transportStream: TSWriter<MemoryByteSink>?
+    /// The end of the last picture (or audio frame without video) of the TS segment being written.
+    private var transportStreamEnd: MediaTime?
 
     /// Creates the folder and prepares the presentation; nothing is written before the first fragment.
     /// - Parameters:
@@ -166,8 +183,23 @@ public struct HLSWriter {
         case .live: type = nil
         }
         playlist = HLSMediaPlaylist(targetDuration: Int(clamping: HLSDecimal.ceilingSeconds(configuration.targetSegmentDuration)),
-                                    initializationSegmentURI: configuration.initializationSegmentName, playlistType: type,
-                                    hasIndependentSegments: true)
+                                    initializationSegmentURI: configuration.segmentFormat == .mpegTS ? nil : configuration.initializationSegmentName,
+                                    playlistType: type, hasIndependentSegments: true)
+        if configuration.segmentFormat == .mpegTS {
+            var video: FormatDescription?, audio: AudioFormatDescription?
+            for track in tracks {
+                switch track.media {
+                case let .video(format): video = video ?? format
+                case let .audio(format): audio = audio ?? format
+                }
+            }
+            do {
+                transportStream = try TSWriter(sink: MemoryByteSink(), configuration: TSWriter.Configuration(video: video, audio: audio,
+                                                                                                             timestampOffset: 126_000))
+            } catch {
+                throw .segment(error)
+            }
+        }
         if !configuration.directory.isEmpty {
             do { try FileSystem.makeDirectory(configuration.directory) } catch {
                 throw .io(ContainerIOError(operation: .makeDirectory, path: configuration.directory, error))
@@ -185,6 +217,10 @@ public struct HLSWriter {
     /// - Throws: ``HLSError/segment(_:)`` when the muxer refuses it (decode time going back, no such
     ///   track), ``HLSError/io(_:)``, ``HLSError/alreadyFinished``.
     public mutating func append(_ frame: EncodedFrame, toTrack index: Int) throws(HLSError) {
+        if transportStream != nil {
+            try appendToTransportStream(.video(frame), track: index)
+            return
+        }
         try append(MP4Sample(frame), toTrack: index)
     }
 
@@ -194,6 +230,10 @@ public struct HLSWriter {
     ///   - index: the track's index in ``tracks``.
     /// - Throws: as ``append(_:toTrack:)-(EncodedFrame,_)``.
     public mutating func append(_ frame: EncodedAudioFrame, toTrack index: Int) throws(HLSError) {
+        if transportStream != nil {
+            try appendToTransportStream(.audio(frame), track: index)
+            return
+        }
         try append(MP4Sample(frame), toTrack: index)
     }
 
@@ -204,6 +244,9 @@ public struct HLSWriter {
     /// - Throws: as ``append(_:toTrack:)-(EncodedFrame,_)``.
     public mutating func append(_ sample: MP4Sample, toTrack index: Int) throws(HLSError) {
         guard !isFinished else { throw .alreadyFinished }
+        guard transportStream == nil else {
+            throw .invalidConfiguration("MPEG-TS segments take EncodedFrame and EncodedAudioFrame, not MP4 samples")
+        }
         var startsSegment = false
         if index == mainTrack, tracks.indices.contains(index) {
             switch segmenter.decision(forFrameAt: sample.dts, isKeyFrame: sample.isKeyFrame) {
@@ -225,15 +268,102 @@ public struct HLSWriter {
     public mutating func finish() throws(HLSError) {
         guard !isFinished else { throw .alreadyFinished }
         isFinished = true
-        let last: MP4Fragment?
-        do { last = try muxer.finish() } catch { throw .segment(error) }
-        if let last { try write(last) }
-        if current != nil { try closeSegment(isLast: true) }
+        if transportStream != nil {
+            try finishTransportStream()
+        } else {
+            try finishFragments()
+        }
         playlist.hasEnded = true
         guard !writtenSegments.isEmpty else { return }
         try writePlaylist()
         for file in retired { try remove(file.uri) }
         retired = []
+    }
+
+    /// The last fragment and the last segment of fragmented MP4.
+    private mutating func finishFragments() throws(HLSError) {
+        let last: MP4Fragment?
+        do { last = try muxer.finish() } catch { throw .segment(error) }
+        if let last { try write(last) }
+        if current != nil { try closeSegment(isLast: true) }
+    }
+
+    // MARK: - MPEG-TS segments
+
+    /// One frame of a TS presentation: a cut before the first key frame at or after the target duration
+    /// (RFC 8216 §3.2: the new segment starts with PAT, PMT — ``TSWriter`` writes them before every key frame —
+    /// and that frame), the audio gathered so far flushed into the segment it belongs to.
+    private mutating func appendToTransportStream(_ media: EncodedMediaFrame, track index: Int) throws(HLSError) {
+        guard !isFinished else { throw .alreadyFinished }
+        guard tracks.indices.contains(index) else { throw .invalidConfiguration("no track \(index)") }
+        let decodeTime: MediaTime, end: MediaTime, isKey: Bool
+        switch media {
+        case let .video(frame): (decodeTime, end, isKey) = (frame.dts, frame.dts + frame.duration, frame.isKeyFrame)
+        case let .audio(frame): (decodeTime, end, isKey) = (frame.pts, frame.pts + frame.duration, true)
+        }
+        if index == mainTrack {
+            switch segmenter.decision(forFrameAt: decodeTime, isKeyFrame: isKey) {
+            case .skipBeforeFirstKeyFrame:
+                skippedFrameCount += 1
+                return
+            case let .startNewSegment(finishedDuration):
+                try moveTransportStreamBytes(flushingAudio: true)
+                current?.segment.duration = finishedDuration
+                try closeSegment()
+            case .startFirstSegment, .continueSegment: break
+            }
+            transportStreamEnd = end
+        } else if current == nil {
+            return  // audio before the first picture: no segment to hold it yet
+        }
+        try openTransportStreamSegmentIfNeeded(at: decodeTime)
+        do {
+            switch media {
+            case let .video(frame): try transportStream?.append(frame)
+            case let .audio(frame): try transportStream?.append(frame)
+            }
+        } catch {
+            throw .segment(error)
+        }
+        try moveTransportStreamBytes(flushingAudio: false)
+    }
+
+    /// Opens the next segment file (under a temporary name) when none is open.
+    private mutating func openTransportStreamSegmentIfNeeded(at time: MediaTime) throws(HLSError) {
+        guard current == nil else { return }
+        let name = configuration.segmentPrefix + Self.sequenceText(nextSequenceNumber) + configuration.segmentExtension
+        let temporary = AtomicFile.temporaryPath(for: configuration.path(of: name))
+        let file: FileByteSink
+        do { file = try FileByteSink(path: temporary) } catch { throw .io(error) }
+        let wallClock = configuration.programDateTime.map { $0.advanced(by: time) }
+        current = (file, HLSMediaSegment(uri: name, duration: .zero, programDateTime: wallClock), temporary)
+        nextSequenceNumber += 1
+    }
+
+    /// Moves what the TS muxer wrote into the open segment file.
+    private mutating func moveTransportStreamBytes(flushingAudio: Bool) throws(HLSError) {
+        guard var writer = transportStream else { return }
+        transportStream = nil
+        defer { transportStream = writer }
+        if flushingAudio { do { try writer.flushAudio() } catch { throw .segment(error) } }
+        let bytes = writer.replaceSink(with: MemoryByteSink()).bytes
+        guard !bytes.isEmpty, var open = current else { return }
+        current = nil
+        do { try open.file.write(bytes) } catch {
+            current = open
+            throw .io(error)
+        }
+        open.segment.byteCount += bytes.count
+        current = open
+    }
+
+    /// The last TS segment: its audio, its duration up to the end of its last frame.
+    private mutating func finishTransportStream() throws(HLSError) {
+        try moveTransportStreamBytes(flushingAudio: true)
+        guard var open = current else { return }
+        if let start = segmenter.segmentStart, let end = transportStreamEnd { open.segment.duration = end - start }
+        current = open
+        try closeSegment(isLast: true)
     }
 
     /// Abandons the segment being written (its temporary file is removed); the files already complete

@@ -6,8 +6,8 @@ import HEVC
 import MediaCore
 
 /// A whole file decoded into a file: an H.264/H.265 stream — Annex B (detected from its bytes), the video track of
-/// an `.mp4`/`.mov`/`.m4v` or the video tags of an `.flv` — through a ``DecompressionSession`` into `.y4m` or raw
-/// `.yuv` pictures, or AAC — ADTS, an MP4's AAC track or an FLV's AAC tags — into a `.wav`
+/// an `.mp4`/`.mov`/`.m4v`, the video tags of an `.flv` or the video PES packets of a `.ts` — through a ``DecompressionSession`` into `.y4m` or raw
+/// `.yuv` pictures, or AAC — ADTS, an MP4's AAC track, an FLV's AAC tags or a TS's ADTS stream — into a `.wav`
 /// (`ffmpeg -i in.h264 out.y4m`, `ffmpeg -i in.aac out.wav`).
 ///
 /// ```swift
@@ -61,6 +61,7 @@ public struct FileDecoder: Sendable {
         let kind = (input as NSString).pathExtension.lowercased()
         if Self.mp4Extensions.contains(kind) { return try await decodeMP4(note: note) }
         if kind == "flv" { return try await decodeFLV(note: note) }
+        if kind == "ts" { return try await decodeTS(note: note) }
         var source = try FileByteSource(path: input)
         defer { try? source.close() }
         let head = try source.read(upToCount: 1 << 20)
@@ -110,6 +111,20 @@ public struct FileDecoder: Sendable {
             throw FileDecoderError(input: input, reason: "has no H.264/H.265 sequence header")
         }
         return try await decodeVideo(codec: codec, head: head, rest: &source, note: note)
+    }
+
+    /// An MPEG-TS input: its first H.264/H.265 stream (Annex B) or, into a `.wav`, its first AAC stream (ADTS), read
+    /// out of the PES packets by `TSElementaryStreamSource`; what went wrong in the transport stream is noted.
+    private func decodeTS(note: @escaping @Sendable (String) -> Void) async throws -> String {
+        let audio = writesAudio
+        var source = TSElementaryStreamSource(source: try FileByteSource(path: input), stream: audio ? .audio : .video)
+        let head = try source.read(upToCount: 1 << 20)
+        guard !head.isEmpty, let type = source.streamType else {
+            throw FileDecoderError(input: input, reason: "has no \(audio ? "AAC" : "H.264/H.265") stream for \(output)")
+        }
+        defer { for issue in source.issues { note("\(input): \(issue)") } }
+        if audio { return try decodeAudio(head: head, rest: &source, note: note) }
+        return try await decodeVideo(codec: type == .hevc ? .hevc : .h264, head: head, rest: &source, note: note)
     }
 
     /// Feeds an Annex B stream to a decompression session while a task of its own writes the pictures.
