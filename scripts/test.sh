@@ -27,13 +27,13 @@ traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|R
 # STREAMKIT_REAL_TIME_SUITES=1 they skip themselves), and of them those in the targets the traits change.
 realTime='FFmpegReceiverTests|FFmpegSenderTests|LossTests|RTPMediaStreamPeerTests|SessionDescriptionPeerTests|StreamSynchronizerPeerTests'
 realTime+='|EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|SyntheticCameraTests|SyntheticMicrophoneTests'
-realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests'
+realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|LiveFanOutProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|ReadmeLiveExampleTests'
 realTime+='|NetworkDestinationProofTests|RTPSessionReceiverTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests'
 traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
-traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests'
+traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests'
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
-alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
-traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests'
+alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests'
+traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests'
 # The native H.264 encoder's and decoder's suites and the native engine's: they run optimised (their allocation counts
 # are measured only there) and not in the debug passes, where they took 11 of the pure pass's 21 CPU minutes.
 native='NativeH264Tests|NativeH264KernelsTests|NativeH264DecoderTests|NativeEngineTests'
@@ -111,9 +111,9 @@ pass "native H.264, optimised: build" - swift build -c release --build-tests -Xs
 pass "native H.264, optimised: its suites" .build/test-output-release.log \
     swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native" --xunit-output .build/xunit-release.xml
 
-pass "native H.264, optimised: the adaptation proof, alone" .build/test-output-release-alone.log \
+pass "native H.264, optimised: the adaptation proofs (video, and audio with it), alone" .build/test-output-release-alone.log \
     env STREAMKIT_REAL_TIME_SUITES=1 swift test -c release --skip-build -Xswiftc -enable-testing --no-parallel \
-    --filter LiveAdaptationProofTests --xunit-output .build/xunit-release-alone.xml
+    --filter 'LiveAdaptationProofTests|LiveAudioAdaptationProofTests' --xunit-output .build/xunit-release-alone.xml
 
 pass "FFmpeg, TLS and SRT (--traits FFmpeg,OpenSSL,SRT): build" - swift build --build-tests --traits FFmpeg,OpenSSL,SRT
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \

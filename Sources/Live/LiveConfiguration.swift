@@ -12,6 +12,10 @@ public struct LiveConfiguration: Sendable {
     public var audioBitRate: Int
     /// How the main rendition's bit rate follows the live destinations' links; `nil` keeps it fixed.
     public var adaptation: (any AdaptationPolicy)?
+    /// How the audio rate follows when adaptation lowers the video's (``AudioAdaptation``: the audio keeps its
+    /// rate until the video falls below a quarter of its own, then steps down to 32 kbit/s mono, 48 kbit/s stereo);
+    /// `nil` keeps the audio at ``audioBitRate`` always.
+    public var audioAdaptation: AudioAdaptation? = AudioAdaptation()
     /// The lowest bit rate adaptation may choose (bits per second).
     public var minimumBitRate: Int
     /// The fewest seconds between two key frames the pipeline forces because a destination skipped to one

@@ -13,6 +13,8 @@ public enum LiveEvent: Sendable, CustomStringConvertible {
     case reconnected(String, attempt: Int)
     /// The main rendition's bit rate changed (bits per second), because of the destination named.
     case bitRateChanged(from: Int, to: Int, cause: String)
+    /// The audio encoder's bit rate changed (bits per second) with the video's (``AudioAdaptation``).
+    case audioBitRateChanged(from: Int, to: Int)
     /// A destination's queue dropped a frame (which one, and why).
     case dropped(String, MediaPosition, reason: SendDropReason)
     /// The encoder dropped a picture before any destination saw it.
@@ -33,6 +35,7 @@ public enum LiveEvent: Sendable, CustomStringConvertible {
         case let .reconnecting(name, reason, retry): return "\(name): connection lost (\(reason)); retrying in \(retry) s"
         case let .reconnected(name, attempt): return "\(name): reconnected (attempt \(attempt)), resuming at a key frame"
         case let .bitRateChanged(from, to, cause): return "bit rate \(from / 1000) → \(to / 1000) kbit/s (\(cause))"
+        case let .audioBitRateChanged(from, to): return "audio bit rate \(from / 1000) → \(to / 1000) kbit/s"
         case let .dropped(name, position, reason): return "\(name): dropped \(position): \(reason)"
         case let .encoderDropped(position, reason): return "encoder dropped \(position): \(reason)"
         case let .keyFrameForced(name): return "key frame forced for \(name)"

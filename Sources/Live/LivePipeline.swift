@@ -62,6 +62,8 @@ public final class LivePipeline: Sendable {
         var isStopRequested = false
         var main: CompressionSession?
         var sessions: [CompressionSession] = []
+        /// The audio encoder, whose rate ``AudioAdaptation`` moves with the main rendition's.
+        var audio: AudioEncoderSession?
         /// How long the captured pictures last (seconds), once the video has ended: the audio stops there.
         var videoSeconds: Double?
         /// The formats of a stream without video, once known: a destination added then starts at once.
@@ -248,6 +250,8 @@ public final class LivePipeline: Sendable {
             state.report.finalBitRate = sessions.first?.configuration.averageBitRate
             state.report.videoEngine = sessions.first?.engineName
             state.report.audioEngine = audioSession?.engineName
+            state.audio = audioSession
+            state.report.finalAudioBitRate = audioSession?.currentBitRate
         }
         let configuration = capture.configuration
         startWithoutVideo(capture.video == nil
@@ -516,6 +520,30 @@ public final class LivePipeline: Sendable {
         }
     }
 
+    /// Moves the audio encoder's rate with the main rendition's, as ``LiveConfiguration/audioAdaptation`` says.
+    /// - Parameters:
+    ///   - video: the video rate just set.
+    ///   - videoConfigured: the main rendition's configured rate.
+    ///   - configuration: the rule and the audio's configured rate.
+    private func adaptAudio(toVideo video: Int, videoConfigured: Int, configuration: LiveConfiguration) async {
+        guard let rule = configuration.audioAdaptation, let audio = state.withLock({ $0.audio }) else { return }
+        let current = audio.currentBitRate
+        let target = rule.bitRate(video: video, videoConfigured: videoConfigured, audioConfigured: configuration.audioBitRate,
+                                  audioCurrent: current, channelCount: audio.configuration.channelCount)
+        guard target != current else { return }
+        do {
+            try await audio.setBitRate(target)
+        } catch {
+            // An engine that cannot change its rate live keeps it.
+            return
+        }
+        state.withLock { state in
+            state.report.audioBitRateChanges += 1
+            state.report.finalAudioBitRate = target
+        }
+        eventContinuation.yield(.audioBitRateChanged(from: current, to: target))
+    }
+
     /// Applies the adaptation policy's choices to the main rendition, one at a time and in order.
     /// - Parameter configuration: the policy and its bounds.
     private func applyAdaptation(_ configuration: LiveConfiguration) async {
@@ -541,6 +569,7 @@ public final class LivePipeline: Sendable {
                     // An engine that cannot change its rate live keeps it; adaptation then works by drops alone.
                     continue
                 }
+                await adaptAudio(toVideo: target, videoConfigured: configured, configuration: configuration)
             case let .keyFrame(name):
                 let now = ContinuousClock.now
                 if let last = lastForcedKeyFrame, now - last < .seconds(configuration.minimumForcedKeyFrameSpacing) { continue }

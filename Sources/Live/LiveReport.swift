@@ -16,6 +16,10 @@ public struct LiveReport: Sendable, Hashable, CustomStringConvertible {
     public var bitRateChanges = 0
     /// The main rendition's bit rate at the end (bits per second), if it has one.
     public var finalBitRate: Int?
+    /// Changes of the audio encoder's bit rate (``AudioAdaptation``).
+    public var audioBitRateChanges = 0
+    /// The audio encoder's bit rate at the end (bits per second), if there is audio.
+    public var finalAudioBitRate: Int?
     /// Whether the pictures and audio were sent as they were encoded (an encoded source), not encoded here.
     public var isPassThrough = false
     /// Each destination's numbers, in the order they were added.
@@ -28,7 +32,9 @@ public struct LiveReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var lines = [isPassThrough ? "sent \(picturesEncoded) pictures and \(audioFramesEncoded) audio frames as they were encoded" :
             "encoded \(picturesEncoded) of \(picturesCaptured) pictures and \(audioFramesEncoded) audio frames"
-            + (bitRateChanges > 0 ? "; \(bitRateChanges) bit-rate changes" + (finalBitRate.map { ", ending at \($0 / 1000) kbit/s" } ?? "") : "")]
+            + (bitRateChanges > 0 ? "; \(bitRateChanges) bit-rate changes" + (finalBitRate.map { ", ending at \($0 / 1000) kbit/s" } ?? "") : "")
+            + (audioBitRateChanges > 0 ? "; \(audioBitRateChanges) audio bit-rate changes"
+                + (finalAudioBitRate.map { ", ending at \($0 / 1000) kbit/s" } ?? "") : "")]
         lines += destinations.map(\.description)
         return lines.joined(separator: "\n")
     }

@@ -16,6 +16,8 @@ struct AACChannelCoder: Sendable {
     let shortOffsets: [Int]
     /// The window sequence of this frame.
     private(set) var sequence: AACWindowSequence = .onlyLong
+    /// The window shape of this frame (`window_shape`, §4.6.11.3.2): the falling half of its window.
+    var windowShape: AACWindowShape = .sine
     /// The window groups of this frame (`[1]` for long windows).
     private(set) var groupLengths = [1]
     /// The bands of one window group.
@@ -304,7 +306,7 @@ struct AACChannelCoder: Sendable {
     func writeInfo(maxSFB: Int, to writer: inout BitWriter) {
         writer.u(1, 0)  // ics_reserved_bit
         writer.u(2, UInt32(sequence.rawValue))
-        writer.u(1, UInt32(AACWindowShape.sine.rawValue))
+        writer.u(1, UInt32(windowShape.rawValue))
         if sequence.isShort {
             writer.u(4, UInt32(maxSFB))
             // scale_factor_grouping: bit 6 − i set when window i + 1 joins window i's group.
