@@ -65,6 +65,9 @@ struct SRTURLTests {
         #expect(SRTStreamID(resource: "live/cam", mode: .request).description == "#!::r=live/cam,m=request")
         let bare = try SRTStreamID(parsing: "live/cam")
         #expect(bare.resource == "live/cam" && bare.mode == nil && bare.description == "live/cam")
+        // A bare id is written back as it came, commas and equals signs included (found by the fuzzer).
+        let odd = try SRTStreamID(parsing: "Digest user=\"a\", realm=x")
+        #expect(odd.resource == "Digest user=\"a\", realm=x" && odd.description == "Digest user=\"a\", realm=x")
         #expect(throws: SRTError.rejected(.badRequest)) { try SRTStreamID(parsing: "#!::r=a,r=b") }
         #expect(throws: SRTError.rejected(.badRequest)) { try SRTStreamID(parsing: "#!::r") }
         #expect(throws: SRTError.rejected(.badMode)) { try SRTStreamID(parsing: "#!::r=a,m=watch") }

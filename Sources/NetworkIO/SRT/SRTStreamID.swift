@@ -25,6 +25,8 @@ public struct SRTStreamID: Hashable, Sendable, CustomStringConvertible {
     public var session: String?
     /// Every pair as written, the standard ones included, in order.
     public var pairs: [(key: String, value: String)]
+    /// Whether it was given bare (without `#!::`): then it is the resource name, written back as it came.
+    public var isBare: Bool
 
     /// A stream id from its parts.
     /// - Parameters:
@@ -36,6 +38,7 @@ public struct SRTStreamID: Hashable, Sendable, CustomStringConvertible {
         self.mode = mode
         self.user = user
         self.session = nil
+        self.isBare = false
         var pairs: [(key: String, value: String)] = [("r", resource)]
         if let mode { pairs.append(("m", mode.rawValue)) }
         if let user { pairs.append(("u", user)) }
@@ -52,7 +55,8 @@ public struct SRTStreamID: Hashable, Sendable, CustomStringConvertible {
         user = nil
         session = nil
         pairs = []
-        guard text.hasPrefix("#!::") else {
+        isBare = !text.hasPrefix("#!::")
+        guard !isBare else {
             resource = text
             pairs = [("r", text)]
             return
@@ -82,10 +86,12 @@ public struct SRTStreamID: Hashable, Sendable, CustomStringConvertible {
 
     /// The stream id as sent: `#!::r=…,m=…` (or the bare resource when it was given bare).
     public var description: String {
-        if pairs.count == 1, pairs[0].key == "r", mode == nil, let resource, !resource.contains("=") { return resource }
+        if isBare, let resource { return resource }
         return "#!::" + pairs.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
 
+    /// Two stream ids are equal when they are written the same.
     public static func == (lhs: SRTStreamID, rhs: SRTStreamID) -> Bool { lhs.description == rhs.description }
+    /// Hashes the written form.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
