@@ -17,9 +17,13 @@ private let decoderAllocationsAreMeasurable = true
 @Suite(.enabled(if: decoderAllocationsAreMeasurable && ExternalTool.isRunnable("ffmpeg", "x264"),
                 "heap allocations are only meaningful in an optimised (-c release) build"))
 struct DecoderAllocationTests {
-    /// Allocations of the calling thread while decoding the P access unit after 8 warm-up pictures.
-    func accessUnitAllocations(size: String) throws -> Int? {
-        let path = try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
+    /// Allocations of the calling thread while decoding the 10th access unit (a P picture; with `bFrames` the 9th, a B
+    /// picture of an x264 Main CAVLC stream with temporal direct prediction and implicit weights).
+    func accessUnitAllocations(size: String, bFrames: Bool = false) throws -> Int? {
+        let path = bFrames
+            ? try BSliceStreamTests.x264MainStream(size: size, options: ["--bframes", "3", "--b-pyramid", "none", "--direct", "temporal",
+                                                                        "--weightb", "--ref", "3", "--keyint", "30"])
+            : try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
         let decoder = NativeH264Decoder()
@@ -27,7 +31,7 @@ struct DecoderAllocationTests {
         for unit in units {
             let isSlice = unit.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false
             if isSlice { pictures += 1 }
-            if isSlice && pictures == 10 {
+            if isSlice && pictures == (bFrames ? 9 : 10) {
                 let before = streamkit_thread_allocation_count()
                 _ = try decoder.decode(nalUnit: unit, timestamp: 0)
                 _ = decoder.endAccessUnit()
@@ -47,6 +51,16 @@ struct DecoderAllocationTests {
             return
         }
         #expect(large <= small + 8, "176x144: \(small) allocations, 704x576: \(large)")
+        #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+
+    @Test func bPicturesAllocateNoMoreWithTheMacroblockCount() throws {
+        guard let small = try accessUnitAllocations(size: "176x144", bFrames: true),
+              let large = try accessUnitAllocations(size: "704x576", bFrames: true) else {
+            Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
+            return
+        }
+        #expect(large <= small + 8, "B pictures: 176x144: \(small) allocations, 704x576: \(large)")
         #expect(small < 99, "\(small) allocations for 99 macroblocks")
     }
 }
