@@ -39,6 +39,11 @@ struct BSliceStreamTests {
                           "--no-deblock"]),
         ("176x144", "fade=out:8:16", ["--bframes", "2", "--b-adapt", "2", "--weightp", "2", "--weightb", "--ref", "4",
                                       "--direct", "auto", "--deblock", "-2:1", "--crf", "20"]),
+        ("200x120", nil, ["--bframes", "3", "--b-adapt", "2", "--b-pyramid", "normal", "--direct", "spatial", "--ref", "5",
+                          "--slices", "3", "--partitions", "all", "--me", "umh", "--subme", "8"]),
+        ("176x144", "fade=in:0:12", ["--bframes", "3", "--b-pyramid", "strict", "--weightp", "2", "--weightb", "--direct", "temporal",
+                                     "--keyint", "6", "--min-keyint", "1", "--ref", "3", "--chroma-qp-offset", "-3"]),
+        ("112x64", nil, ["--bframes", "1", "--direct", "auto", "--ref", "2", "--open-gop", "--keyint", "10", "--qp", "20"]),
     ]
 
     @Test("x264 --profile main --no-cabac with B-frames: every frame equals ffmpeg's, in display order", arguments: optionSets.indices)
