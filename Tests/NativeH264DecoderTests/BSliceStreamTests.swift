@@ -1,4 +1,6 @@
+import Bitstream
 import Foundation
+import H264
 import NativeH264Decoder
 import Testing
 import TestSupport
@@ -70,5 +72,75 @@ struct BSliceStreamTests {
         #expect(result.errors.isEmpty, "\(result.errors)")
         let ours = result.frames.map(DecoderRun.md5)
         #expect(!ours.isEmpty && ours == reference, "\(ours.count) frames of \(reference.count)")
+    }
+
+    /// An x264 stream whose B slices are rewritten to explicit weighted bi-prediction (`weighted_bipred_idc` 1,
+    /// §7.3.3.2): the PPS says so and each B slice header gets a `pred_weight_table( )` with weights and offsets of
+    /// its own (the slice data is kept bit for bit). x264 writes no such stream; the B pictures are not references
+    /// (no pyramid), so only they change, and ffmpeg's decoding of the rewritten stream is the oracle.
+    static func explicitBStream() throws -> (original: String, rewritten: [UInt8]) {
+        let path = try x264MainStream(size: "176x144", options: ["--bframes", "2", "--b-pyramid", "none", "--ref", "2", "--weightb",
+                                                                  "--direct", "spatial"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var original = H264ParameterSets(), output: [UInt8] = [], bSlices = 0
+        for range in AnnexB.nalUnitRanges(in: bytes) {
+            var unit = Array(bytes[range])
+            switch unit[0] & 0x1F {
+            case 7:
+                original.insert(try H264SequenceParameterSet(nalUnit: unit))
+            case 8:
+                let pps = try H264PictureParameterSet(nalUnit: unit, parameterSets: original)
+                original.insert(pps)
+                var explicit = pps
+                explicit.weightedBipredIDC = 1
+                unit = explicit.nalUnit()
+            case 1:
+                var header = try H264SliceHeader(nalUnit: unit, parameterSets: original)
+                guard header.sliceType == .b, let pps = original.pictureParameterSet(id: header.picParameterSetID),
+                      let sps = original.sequenceParameterSet(id: pps.seqParameterSetID) else { break }
+                bSlices += 1
+                let counts = (Int(header.numRefIdxL0ActiveMinus1) + 1, Int(header.numRefIdxL1ActiveMinus1) + 1)
+                func entry(_ list: Int, _ index: Int) -> H264PredWeightTable.Entry {
+                    let seed = Int32(list * 7 + index * 3 + bSlices % 5)
+                    return .init(luma: index == 1 ? nil : .init(weight: 24 + seed * 3, offset: seed - 6),
+                                 chroma: [.init(weight: 40 - seed, offset: 3 - seed), .init(weight: 28 + seed, offset: seed % 4)])
+                }
+                header.predWeightTable = H264PredWeightTable(lumaLog2WeightDenom: 5, chromaLog2WeightDenom: 5,
+                                                             list0: (0..<counts.0).map { entry(0, $0) }, list1: (0..<counts.1).map { entry(1, $0) })
+                var explicit = pps
+                explicit.weightedBipredIDC = 1
+                let rbsp = EmulationPrevention.rbsp(fromEBSP: unit.dropFirst())
+                var last = rbsp.count - 1
+                while last > 0 && rbsp[last] == 0 { last -= 1 }
+                let dataEnd = last * 8 + 7 - rbsp[last].trailingZeroBitCount
+                var writer = BitWriter()
+                header.write(to: &writer, sequenceParameterSet: sps, pictureParameterSet: explicit)
+                for bit in header.bitCount..<dataEnd { writer.flag(rbsp[bit / 8] >> (7 - bit % 8) & 1 == 1) }
+                writer.rbspTrailingBits()
+                unit = [unit[0]] + EmulationPrevention.ebsp(fromRBSP: writer.bytes)
+            default:
+                break
+            }
+            output += [0, 0, 0, 1] + unit
+        }
+        #expect(bSlices > 4)
+        return (path, output)
+    }
+
+    @Test("explicit weighted bi-prediction (weighted_bipred_idc 1) equals ffmpeg's on a rewritten x264 stream")
+    func explicitBiPrediction() throws {
+        let (original, stream) = try Self.explicitBStream()
+        let path = try ExternalTool.temporaryDirectory().appendingPathComponent("explicit-b.264").path
+        try Data(stream).write(to: URL(fileURLWithPath: path))
+        let reference = try PeerStreamTests.ffmpegHashes(path)
+        // The weights take effect: the B pictures (and only they) differ from the original stream's.
+        let unweighted = try PeerStreamTests.ffmpegHashes(original)
+        let changed = zip(reference, unweighted).filter { $0 != $1 }.count
+        #expect(changed >= 8 && changed <= 16, "\(changed) pictures changed by the weights")
+        let result = DecoderRun.decode(stream)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let ours = result.frames.map(DecoderRun.md5)
+        let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(ours.count == 24 && ours == reference, "\(ours.count) frames; first differing \(String(describing: firstBad))")
     }
 }
