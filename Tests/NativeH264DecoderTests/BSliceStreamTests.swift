@@ -143,4 +143,34 @@ struct BSliceStreamTests {
         let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(ours.count == 24 && ours == reference, "\(ours.count) frames; first differing \(String(describing: firstBad))")
     }
+
+    @Test("direct prediction per 4x4 block (direct_8x8_inference_flag 0) equals ffmpeg's on x264 streams with that SPS flag cleared",
+          arguments: ["spatial", "temporal"])
+    func directWithoutInference(_ mode: String) throws {
+        // The flag changes no syntax, only which co-located blocks direct prediction reads (§8.4.1.2.1): the stream
+        // stays decodable, and ffmpeg's decoding of it is the oracle.
+        let path = try Self.x264MainStream(size: "176x144", options: ["--bframes", "3", "--b-pyramid", "normal", "--direct", mode,
+                                                                       "--ref", "3", "--partitions", "all", "--no-weightb"])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var stream: [UInt8] = []
+        for range in AnnexB.nalUnitRanges(in: bytes) {
+            var unit = Array(bytes[range])
+            if unit[0] & 0x1F == 7 {
+                var sps = try H264SequenceParameterSet(nalUnit: unit)
+                #expect(sps.direct8x8InferenceFlag)
+                sps.direct8x8InferenceFlag = false
+                unit = sps.nalUnit()
+            }
+            stream += [0, 0, 0, 1] + unit
+        }
+        let rewritten = try ExternalTool.temporaryDirectory().appendingPathComponent("no-inference.264").path
+        try Data(stream).write(to: URL(fileURLWithPath: rewritten))
+        let reference = try PeerStreamTests.ffmpegHashes(rewritten)
+        #expect(reference != (try PeerStreamTests.ffmpegHashes(path)), "clearing the flag changes the pictures")
+        let result = DecoderRun.decode(stream)
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let ours = result.frames.map(DecoderRun.md5)
+        let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(ours.count == 24 && ours == reference, "\(mode): \(ours.count) frames; first differing \(String(describing: firstBad))")
+    }
 }
