@@ -136,6 +136,11 @@ extension NativeH264Decoder {
     /// ``deriveDirect(_:subMask:_:)`` wrote: per 8x8 with direct_8x8_inference_flag, per 4x4 otherwise.
     func predictDirect(_ mb: Int, subMask: Int, _ context: inout SliceContext) {
         let inference = context.sps.direct8x8InferenceFlag
+        if subMask == 15 && sameMotion(mb) {
+            // One prediction for the macroblock when all its blocks share their motion (the samples are the same).
+            predictBlock(mb, x: 0, y: 0, w: 4, h: 4, &context)
+            return
+        }
         for sub in 0..<4 where subMask & (1 << sub) != 0 {
             let sx = (sub & 1) * 2, sy = (sub >> 1) * 2
             if inference {
@@ -144,6 +149,17 @@ extension NativeH264Decoder {
                 for j in sy..<(sy + 2) { for i in sx..<(sx + 2) { predictBlock(mb, x: i, y: j, w: 1, h: 1, &context) } }
             }
         }
+    }
+
+    /// Whether the 16 blocks of a macroblock have the same reference indices and vectors in both lists.
+    func sameMotion(_ mb: Int) -> Bool {
+        let base = mb * 16
+        for block in (base + 1)..<(base + 16) {
+            if refIndices[block] != refIndices[base] || refIndicesL1[block] != refIndicesL1[base]
+                || motionX[block] != motionX[base] || motionY[block] != motionY[base]
+                || motionXL1[block] != motionXL1[base] || motionYL1[block] != motionYL1[base] { return false }
+        }
+        return true
     }
 
     /// Motion compensation of a partition from the motion stored in the tables for its top-left block.

@@ -12,10 +12,15 @@ extension NativeH264Decoder {
     func predictPartition(_ mb: Int, x: Int, y: Int, w: Int, h: Int, ref0: Int, mv0: (Int32, Int32), ref1: Int, mv1: (Int32, Int32),
                           _ context: inout SliceContext) {
         let picture = context.picture
-        let weights = context.weights
         let useL1 = ref1 >= 0, useL0 = ref0 >= 0 || !useL1
         let ref0 = max(ref0, 0)
-        if weights.mode == .none || (weights.mode == .implicit && !(useL0 && useL1)) {
+        var mode = context.weights.mode
+        if mode == .implicit && useL0 && useL1 {
+            // Equal implicit weights (32, 32; logWD 5, no offsets) are the default average, bit for bit.
+            let index = ref0 * context.weights.implicitStride + ref1
+            if !context.weights.implicitWeights.indices.contains(index) || context.weights.implicitWeights[index] == 32 { mode = .none }
+        }
+        if mode == .none || (mode == .implicit && !(useL0 && useL1)) {
             if useL0 != useL1 {
                 let reference = useL0 ? referencePicture(ref0, &context) : referencePictureL1(ref1, &context)
                 predictInter(mb, x: x, y: y, w: w, h: h, mv: useL0 ? mv0 : mv1, reference: reference, picture: picture)
@@ -38,16 +43,16 @@ extension NativeH264Decoder {
         // The weights of each component (§8.4.2.3): logWD, w0, w1, o0, o1.
         var logWD = (0, 0), w0 = (1, 1, 1), w1 = (1, 1, 1), o0 = (0, 0, 0), o1 = (0, 0, 0)
         var weighted = true
-        switch weights.mode {
+        switch mode {
         case .none:
             weighted = false
         case .implicit:
-            let first = weights.implicitWeights.indices.contains(ref0 * weights.implicitStride + ref1)
-                ? weights.implicitWeights[ref0 * weights.implicitStride + ref1] : 32
+            let first = context.weights.implicitWeights[ref0 * context.weights.implicitStride + ref1]
             logWD = (5, 5)
             w0 = (first, first, first)
             w1 = (64 - first, 64 - first, 64 - first)
         case .explicit:
+            let weights = context.weights
             logWD = (weights.lumaLog2Denominator, weights.chromaLog2Denominator)
             if useL0, ref0 < weights.list0.count { w0 = weights.list0[ref0].weight; o0 = weights.list0[ref0].offset }
             else if useL0 { w0 = (1 << logWD.0, 1 << logWD.1, 1 << logWD.1) }
