@@ -173,4 +173,36 @@ struct BSliceStreamTests {
         let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(ours.count == 24 && ours == reference, "\(mode): \(ours.count) frames; first differing \(String(describing: firstBad))")
     }
+
+    @Test("B-pyramid pictures come out in display order with their own pts (x264's Matroska pts the oracle)",
+          arguments: ["normal", "strict"])
+    func displayOrderTimestamps(_ pyramid: String) throws {
+        let options = ["--bframes", "3", "--b-pyramid", pyramid, "--ref", "3", "--keyint", "10", "--open-gop"]
+        let path = try Self.x264MainStream(size: "176x144", options: options)
+        // The same encode (one thread: deterministic) into Matroska, whose packets carry each access unit's pts.
+        let mkv = path + ".mkv"
+        try ExternalTool.check("x264", ["--quiet", "--profile", "main", "--no-cabac", "--no-8x8dct", "--threads", "1"] + options
+                                   + ["-o", mkv, URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("source.y4m").path])
+        let pts = try ExternalTool.check("ffprobe", ["-v", "error", "-show_entries", "packet=pts", "-of", "csv=p=0", mkv]).text
+            .split(whereSeparator: \.isNewline).compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(pts.count == 24)
+        // Access units in decoding order: a slice with first_mb_in_slice 0 (its first RBSP bit 1) starts one;
+        // the NAL units before it (parameter sets, SEI) belong to it.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let decoder = NativeH264Decoder()
+        var frames: [NativeH264DecodedFrame] = [], pending: [[UInt8]] = [], unit = -1
+        for range in AnnexB.nalUnitRanges(in: bytes) {
+            let nal = Array(bytes[range])
+            let type = nal[0] & 0x1F
+            pending.append(nal)
+            guard type == 1 || type == 5 else { continue }
+            if nal.count > 1 && nal[1] & 0x80 != 0 { unit += 1 }
+            let timestamp = unit >= 0 && unit < pts.count ? pts[unit] : -1
+            for queued in pending { frames += try decoder.decode(nalUnit: queued, timestamp: timestamp) }
+            pending.removeAll()
+        }
+        frames += decoder.flush()
+        #expect(unit + 1 == pts.count)
+        #expect(frames.map(\.timestamp) == pts.sorted(), "\(frames.map(\.timestamp))")
+    }
 }
