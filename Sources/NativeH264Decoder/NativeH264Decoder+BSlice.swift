@@ -5,7 +5,7 @@ extension NativeH264Decoder {
         loadMotionCache(mb, context, refIndices: refIndicesL1, motionX: motionXL1, motionY: motionYL1, refCache: refCacheL1, mvCache: mvCacheL1)
     }
 
-    /// Records an inter macroblock without residual (B_Skip), for deblocking and the neighbours' contexts.
+    /// Records an inter macroblock without residual (B_Skip, §7.4.4), for deblocking (§8.7.2.1) and the neighbours' nC (§9.2.1).
     func recordSkipped(_ mb: Int, _ context: SliceContext) {
         record(mb, kind: Kind.inter, qp: context.qp, context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2; lumaTotals[mb * 16 + i] = 0 }
@@ -20,7 +20,7 @@ extension NativeH264Decoder {
         predictDirect(mb, subMask: 15, &context)
     }
 
-    /// Writes a partition's motion of one list (w×h 4x4 blocks at (x, y)) into the cache and tables.
+    /// Writes a partition's motion of one list (§8.4.1; w×h 4x4 blocks at (x, y)) into the cache and tables.
     @inline(__always)
     func setPartitionMotion(list: Int, _ mb: Int, x: Int, y: Int, w: Int, h: Int, ref: Int, mv: (Int32, Int32), identity: Int32) {
         for j in y..<(y + h) { for i in x..<(x + w) { setMotion(list: list, mb, x: i, y: j, ref: ref, mv: mv, identity: identity) } }

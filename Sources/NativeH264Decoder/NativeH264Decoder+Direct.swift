@@ -1,5 +1,5 @@
 extension NativeH264Decoder {
-    /// Writes one 4x4 block's motion of one list into that list's cache and the picture's tables.
+    /// Writes one 4x4 block's motion of one list (refIdxLX, mvLX of §8.4.1) into that list's cache and the picture's tables.
     @inline(__always)
     func setMotion(list: Int, _ mb: Int, x: Int, y: Int, ref: Int, mv: (Int32, Int32), identity: Int32) {
         let index = Self.cacheIndex(x, y), block = mb * 16 + y * 4 + x
@@ -14,7 +14,7 @@ extension NativeH264Decoder {
         }
     }
 
-    /// The identity of the picture a reference index of a list means (−1 for an unused list); a missing
+    /// The identity of the picture RefPicListX[refIdx] means (§8.4.2.1; −1 for an unused list); a missing
     /// picture is replaced as motion compensation replaces it.
     @inline(__always)
     func referenceIdentity(list: Int, _ ref: Int, _ context: inout SliceContext) -> Int32 {
@@ -132,7 +132,7 @@ extension NativeH264Decoder {
         }
     }
 
-    /// Motion compensation of the direct-predicted sub-macroblocks in `subMask` from the motion
+    /// Inter prediction (§8.4.2) of the direct-predicted sub-macroblocks in `subMask` from the motion
     /// ``deriveDirect(_:subMask:_:)`` wrote: per 8x8 with direct_8x8_inference_flag, per 4x4 otherwise.
     func predictDirect(_ mb: Int, subMask: Int, _ context: inout SliceContext) {
         let inference = context.sps.direct8x8InferenceFlag
@@ -151,7 +151,8 @@ extension NativeH264Decoder {
         }
     }
 
-    /// Whether the 16 blocks of a macroblock have the same reference indices and vectors in both lists.
+    /// Whether the 16 blocks of a macroblock have the same reference indices and vectors in both lists (then §8.4.2
+    /// predicts the same samples as one 16x16 partition).
     func sameMotion(_ mb: Int) -> Bool {
         let base = mb * 16
         for block in (base + 1)..<(base + 16) {
@@ -162,7 +163,7 @@ extension NativeH264Decoder {
         return true
     }
 
-    /// Motion compensation of a partition from the motion stored in the tables for its top-left block.
+    /// Inter prediction (§8.4.2) of a partition from the motion stored in the tables for its top-left block.
     @inline(__always)
     func predictBlock(_ mb: Int, x: Int, y: Int, w: Int, h: Int, _ context: inout SliceContext) {
         let block = mb * 16 + y * 4 + x
@@ -170,7 +171,7 @@ extension NativeH264Decoder {
                          ref1: Int(refIndicesL1[block]), mv1: (motionXL1[block], motionYL1[block]), &context)
     }
 
-    /// Makes every block's list-1 motion "not used" at the start of a picture: macroblocks of P and I
+    /// Makes every block's list-1 motion "not used" (predFlagL1 0, §8.4.1) at the start of a picture: macroblocks of P and I
     /// slices never write list 1, so their blocks read as list-0-only for deblocking and direct prediction.
     func resetListOneMotion() {
         let count = widthInMbs * heightInMbs * 16

@@ -95,7 +95,7 @@ extension NativeH264Decoder {
         }
     }
 
-    /// The reference picture of a list-1 index, or a stand-in when the list has none there (concealment).
+    /// RefPicList1[ref] (§8.4.2.1), or a stand-in when the list has none there (concealment).
     func referencePictureL1(_ ref: Int, _ context: inout SliceContext) -> DecoderPicture? {
         if ref >= 0, ref < context.referenceList1.count, let picture = context.referenceList1[ref] {
             if picture.isNonExisting { context.missingReference = true }
@@ -130,7 +130,7 @@ extension NativeH264Decoder {
         }
     }
 
-    /// The block shape of a partition of `w`×`h` 4x4 blocks.
+    /// The block shape of a partition of `w`×`h` 4x4 blocks (Tables 7-13/7-17 partition sizes).
     static func blockSize(w: Int, h: Int) -> BlockSize {
         switch (w, h) {
         case (4, 4): .w16h16

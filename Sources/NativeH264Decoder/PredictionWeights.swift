@@ -37,7 +37,7 @@ struct PredictionWeights {
     /// `num_ref_idx_l1_active_minus1` + 1, the stride of ``implicitWeights``.
     var implicitStride = 0
 
-    /// The explicit entries of one list (§7.4.3.2): a weight flag of 0 means 2^denominator and offset 0.
+    /// The explicit entries of one list (§7.4.3.2, §8.4.2.3.2): a weight flag of 0 means 2^denominator and offset 0.
     static func entries(_ coded: [H264PredWeightTable.Entry], count: Int, lumaDenominator: Int, chromaDenominator: Int) -> [Entry] {
         (0..<count).map { index in
             var entry = Entry(weight: (1 << lumaDenominator, 1 << chromaDenominator, 1 << chromaDenominator), offset: (0, 0, 0))
