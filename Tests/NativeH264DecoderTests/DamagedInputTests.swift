@@ -163,4 +163,22 @@ struct DamagedInputTests {
         #expect(result.frames.count == 23)
         #expect(result.frames.contains { !$0.problems.isEmpty }, "the missing reference is reported")
     }
+
+    @Test("random bytes flipped in B-frame slices: no crash, 176x144 pictures only", arguments: [5, 6, 7, 8])
+    func flippedBytesInBFrames(_ seed: UInt64) throws {
+        let units = try Self.bFrameStream()
+        var generator = SplitMix64(seed: seed)
+        let damaged = units.map { unit -> [UInt8] in
+            guard Self.isSlice(unit), unit.count > 12 else { return unit }
+            var copy = unit
+            for _ in 0..<3 {
+                let index = Int.random(in: 6..<copy.count, using: &generator)
+                copy[index] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            return copy
+        }
+        let result = DecoderRun.decode(Self.annexB(damaged), stopOnError: false)
+        #expect(result.frames.count > 0 && result.frames.count <= 32)
+        #expect(result.frames.allSatisfy { $0.picture.width == 176 && $0.picture.height == 144 })
+    }
 }
