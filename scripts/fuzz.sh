@@ -45,6 +45,15 @@ if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
     done
     rm -f "$corpus/seed.y4m"
 fi
+# Decoder seeds with B slices (CAVLC): tiny x264 streams, direct spatial and temporal, weighted, several slices.
+if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=48x32:rate=25 -vf fade=in:0:5 -frames:v 8 -pix_fmt yuv420p "$corpus/b.y4m" || true
+    for options in "--direct temporal --weightb --weightp 2" "--direct spatial --slices 2 --no-weightb --partitions all"; do
+        x264 --quiet --profile main --no-cabac --no-8x8dct --threads 1 --bframes 3 --b-pyramid normal --ref 3 $options \
+            -o "$corpus/seed-b-${options// /}.264" "$corpus/b.y4m" 2>/dev/null || true
+    done
+    rm -f "$corpus/b.y4m"
+fi
 
 mkdir -p fuzz-artifacts
 export SWIFT_BACKTRACE=enable=no

@@ -42,6 +42,8 @@ final class DecoderPicture {
     var concealedMacroblocks = 0
     /// What went wrong while decoding it, if anything.
     var problems: [NativeH264DecoderError] = []
+    /// Its motion, for direct prediction in B slices that take it as the co-located picture (§8.4.1.2.1).
+    let motion: PictureMotion
 
     /// Reference marking (§8.2.5).
     enum Marking: Equatable {
@@ -75,6 +77,7 @@ final class DecoderPicture {
         cb.initialize(repeating: 128, count: chromaCount)
         cr = .allocate(capacity: chromaCount)
         cr.initialize(repeating: 128, count: chromaCount)
+        motion = PictureMotion(macroblockCount: widthInMbs * heightInMbs)
     }
 
     deinit {

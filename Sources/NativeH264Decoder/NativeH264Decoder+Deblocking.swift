@@ -75,10 +75,7 @@ extension NativeH264Decoder {
     func strength(p: Int, q: Int, pIntra: Bool, qIntra: Bool, edge: Bool) -> Int {
         if pIntra || qIntra { return edge ? 4 : 3 }
         if hasCoefficients(p) || hasCoefficients(q) { return 2 }
-        if refIdentities[p] != refIdentities[q] { return 1 }
-        // In Int: hostile vectors may be far apart (a difference of Int32.min has no Int32 magnitude).
-        if abs(Int(motionX[p]) - Int(motionX[q])) >= 4 || abs(Int(motionY[p]) - Int(motionY[q])) >= 4 { return 1 }
-        return 0
+        return motionStrength(p: p, q: q)
     }
 
     /// Whether the transform block holding 4x4 luma block `block` (an index into the per-block tables) has

@@ -7,6 +7,13 @@ extension NativeH264Decoder {
     /// Loads the neighbours' reference indices and motion vectors around the current macroblock into
     /// the cache (§6.4.11.7): −2 where a neighbour is not available (or not yet decoded), −1 for intra.
     func loadMotionCache(_ mb: Int, _ context: SliceContext) {
+        loadMotionCache(mb, context, refIndices: refIndices, motionX: motionX, motionY: motionY, refCache: refCache, mvCache: mvCache)
+    }
+
+    /// Loads one list's neighbouring reference indices and motion vectors (list 0 or list 1 tables) into
+    /// that list's cache (§6.4.11.7).
+    func loadMotionCache(_ mb: Int, _ context: SliceContext, refIndices: UnsafeMutablePointer<Int8>, motionX: UnsafeMutablePointer<Int32>,
+                         motionY: UnsafeMutablePointer<Int32>, refCache: UnsafeMutablePointer<Int8>, mvCache: UnsafeMutablePointer<Int32>) {
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         for i in 0..<40 { refCache[i] = -2 }
         for i in 0..<80 { mvCache[i] = 0 }
@@ -31,6 +38,12 @@ extension NativeH264Decoder {
     /// The motion vector predictor (§8.4.1.3) of a partition at (x, y), `w`×`h` 4x4 blocks, with
     /// reference index `ref`; `shape` 1 for 16x8, 2 for 8x16 (the directional rules), 0 otherwise.
     func predictMotion(x: Int, y: Int, w: Int, ref: Int, shape: Int) -> (Int32, Int32) {
+        Self.predictMotion(x: x, y: y, w: w, ref: ref, shape: shape, refCache: refCache, mvCache: mvCache)
+    }
+
+    /// The motion vector predictor (§8.4.1.3) from one list's cache (list 0 or list 1).
+    static func predictMotion(x: Int, y: Int, w: Int, ref: Int, shape: Int, refCache: UnsafeMutablePointer<Int8>,
+                              mvCache: UnsafeMutablePointer<Int32>) -> (Int32, Int32) {
         let a = Self.cacheIndex(x - 1, y), b = Self.cacheIndex(x, y - 1)
         var c = Self.cacheIndex(x + w, y - 1)
         if refCache[c] == -2 { c = Self.cacheIndex(x - 1, y - 1) }
@@ -71,9 +84,13 @@ extension NativeH264Decoder {
     }
 
     /// The reference picture for a reference index, or a stand-in (the first existing entry, or the last
-    /// decoded frame) when the list has none there (concealment).
+    /// decoded frame) when the list has none there (concealment); a missing or inferred (lost) frame is reported.
     func referencePicture(_ ref: Int, _ context: inout SliceContext) -> DecoderPicture? {
-        if ref < context.referenceList.count, let picture = context.referenceList[ref] { return picture }
+        if ref < context.referenceList.count, let picture = context.referenceList[ref] {
+            // A frame inferred for a gap in frame_num (§8.2.5.2) stands for a lost one: used, and reported.
+            if picture.isNonExisting { context.missingReference = true }
+            return picture
+        }
         context.missingReference = true
         for case let picture? in context.referenceList { return picture }
         return lastDecoded !== context.picture ? lastDecoded : nil
@@ -94,7 +111,11 @@ extension NativeH264Decoder {
         record(mb, kind: Kind.inter, qp: context.qp, context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2; lumaTotals[mb * 16 + i] = 0 }
         for i in 0..<8 { chromaTotals[mb * 8 + i] = 0 }
-        predictInter(mb, x: 0, y: 0, w: 4, h: 4, mv: mv, reference: reference, picture: context.picture)
+        if context.weights.mode == .none {
+            predictInter(mb, x: 0, y: 0, w: 4, h: 4, mv: mv, reference: reference, picture: context.picture)
+        } else {
+            predictPartition(mb, x: 0, y: 0, w: 4, h: 4, ref0: 0, mv0: mv, ref1: -1, mv1: (0, 0), &context)
+        }
     }
 
     /// An inter macroblock of a P slice (`mb_type` 0…4, Table 7-13): reference indices, motion vector
@@ -137,7 +158,11 @@ extension NativeH264Decoder {
             let mv = (predictor.0 &+ mvd.0, predictor.1 &+ mvd.1)
             let reference = referencePicture(ref, &context)
             fill(mb, x: x, y: y, w: w, h: h, ref: ref, mv: mv, identity: Int32(truncatingIfNeeded: reference?.identity ?? -1))
-            predictInter(mb, x: x, y: y, w: w, h: h, mv: mv, reference: reference, picture: context.picture)
+            if context.weights.mode == .none {
+                predictInter(mb, x: x, y: y, w: w, h: h, mv: mv, reference: reference, picture: context.picture)
+            } else {
+                predictPartition(mb, x: x, y: y, w: w, h: h, ref0: ref, mv0: mv, ref1: -1, mv1: (0, 0), &context)
+            }
         }
         switch type {
         case 0:

@@ -36,6 +36,7 @@ extension NativeH264Decoder {
         currentTimestamp = timestamp
         pictureFirstSlice = sliceCounter &+ 1
         sliceFilters.removeAll(keepingCapacity: true)
+        resetListOneMotion()
     }
 
     /// Makes an SPS the active one: checks the size against its level (Table A-1) and, when the size
@@ -69,6 +70,10 @@ extension NativeH264Decoder {
             refIdentities = Self.table(count * 16, Int32(-1))
             motionX = Self.table(count * 16, Int32(0))
             motionY = Self.table(count * 16, Int32(0))
+            refIndicesL1 = Self.table(count * 16, Int8(-1))
+            refIdentitiesL1 = Self.table(count * 16, Int32(-1))
+            motionXL1 = Self.table(count * 16, Int32(0))
+            motionYL1 = Self.table(count * 16, Int32(0))
             chromaTotals = Self.table(count * 8, UInt8(0))
             mbTransform8x8 = Self.table(count, UInt8(0))
         }
@@ -110,6 +115,7 @@ extension NativeH264Decoder {
             picture.frameNum = unused
             picture.pictureOrderCount = 0
             picture.isNonExisting = true
+            picture.motion.clear()
             picture.isNeededForOutput = false
             picture.problems = []
             slidingWindow(sps: sps, currentFrameNum: unused)
@@ -133,6 +139,7 @@ extension NativeH264Decoder {
             concealed += 1
         }
         picture.concealedMacroblocks = concealed
+        storeMotion(of: picture)
         deblockPicture(picture)
         if header.nalRefIDC != 0 {
             markReferences(picture, header: header, sps: sps)

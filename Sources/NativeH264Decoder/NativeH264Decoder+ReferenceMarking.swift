@@ -92,46 +92,4 @@ extension NativeH264Decoder {
     static func frameNumWrap(_ frameNum: Int, current: Int, max: Int) -> Int {
         frameNum > current ? frameNum - max : frameNum
     }
-
-    /// RefPicList0 of a P slice (§8.2.4.2.1 initialisation, §8.2.4.3 modification), `num_ref_idx_l0_active_minus1` + 1
-    /// entries; `nil` where the stream names a picture the DPB does not hold.
-    func buildReferenceList(header: H264SliceHeader, sps: H264SequenceParameterSet, context: inout SliceContext) -> [DecoderPicture?] {
-        guard header.sliceType == .p else { return [] }
-        let currentPicNum = Int(header.frameNum)
-        let maxFrameNum = Int(sps.maxFrameNum)
-        let shortTerm = dpb.filter { $0.marking == .shortTerm }
-            .sorted { Self.frameNumWrap($0.frameNum, current: currentPicNum, max: maxFrameNum) > Self.frameNumWrap($1.frameNum, current: currentPicNum, max: maxFrameNum) }
-        let longTerm = dpb.filter { $0.marking == .longTerm }.sorted { $0.longTermFrameIndex < $1.longTermFrameIndex }
-        var list: [DecoderPicture?] = shortTerm + longTerm
-        let count = context.referenceCount
-        if list.count > count { list.removeLast(list.count - count) }
-        while list.count < count { list.append(nil) }
-        guard let modification = header.refPicListModificationL0 else { return list }
-        var predicted = currentPicNum
-        for (refIdx, operation) in modification.operations.enumerated() where refIdx < count {
-            let target: DecoderPicture?
-            switch operation {
-            case let .subtractShortTerm(difference), let .addShortTerm(difference):
-                var noWrap: Int
-                if case .subtractShortTerm = operation {
-                    noWrap = predicted - (Int(difference) + 1)
-                    if noWrap < 0 { noWrap += maxFrameNum }
-                } else {
-                    noWrap = predicted + (Int(difference) + 1)
-                    if noWrap >= maxFrameNum { noWrap -= maxFrameNum }
-                }
-                predicted = noWrap
-                let picNum = noWrap > currentPicNum ? noWrap - maxFrameNum : noWrap
-                target = shortTerm.first { Self.frameNumWrap($0.frameNum, current: currentPicNum, max: maxFrameNum) == picNum }
-            case let .longTerm(longTermPicNum):
-                target = longTerm.first { $0.longTermFrameIndex == Int(longTermPicNum) }
-            }
-            list.insert(target, at: refIdx)
-            if let target, let duplicate = list.indices.first(where: { $0 > refIdx && list[$0] === target }) {
-                list.remove(at: duplicate)
-            }
-            if list.count > count { list.removeLast(list.count - count) }
-        }
-        return list
-    }
 }

@@ -1,7 +1,7 @@
 import NativeH264Kernels
 
 extension NativeH264Decoder {
-    /// `slice_data( )` for CAVLC (§7.3.4): mb_skip_run in P slices, then `macroblock_layer( )` until
+    /// `slice_data( )` for CAVLC (§7.3.4): mb_skip_run in P and B slices, then `macroblock_layer( )` until
     /// the RBSP ends (more_rbsp_data( )), macroblocks in raster order (no slice groups).
     func decodeSliceData(_ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         let count = widthInMbs * heightInMbs
@@ -10,12 +10,12 @@ extension NativeH264Decoder {
         var moreData = true
         while moreData {
             guard mb < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
-            if context.isP {
+            if context.isP || context.isB {
                 let run = Int(try reader.ue())
                 guard run <= count - mb else { throw SliceDataError(field: "mb_skip_run") }
                 for _ in 0..<run {
                     context.currentMb = mb
-                    decodeSkip(mb, &context)
+                    if context.isB { decodeBSkip(mb, &context) } else { decodeSkip(mb, &context) }
                     mb += 1
                 }
                 if run > 0 {
@@ -76,6 +76,13 @@ extension NativeH264Decoder {
                 return
             }
             mbType -= 5
+        } else if context.isB {
+            guard mbType <= BMacroblockTypes.lastInter + 26 else { throw SliceDataError(field: "mb_type") }
+            if mbType <= BMacroblockTypes.lastInter {
+                try decodeBMacroblock(mb, type: mbType, &reader, &context)
+                return
+            }
+            mbType -= BMacroblockTypes.lastInter + 1
         }
         guard mbType <= 25 else { throw SliceDataError(field: "mb_type") }
         if mbType == 25 {

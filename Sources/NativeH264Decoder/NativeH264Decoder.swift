@@ -2,17 +2,19 @@ import Bitstream
 import H264
 import MediaCore
 
-/// A pure-Swift H.264 decoder: Constrained Baseline, and Main without B slices (CAVLC or CABAC, I and
-/// P slices, several slices in any order, several reference frames with list modification and adaptive marking, I_PCM, 4:2:0 and
-/// 4:0:0), output in display order through the decoded picture buffer's bumping process (§C.4.5.3).
+/// A pure-Swift H.264 decoder: Constrained Baseline, Main and High progressive without B slices under CABAC (CAVLC
+/// or CABAC, I and P slices, several slices in any order, several reference frames with list modification and adaptive
+/// marking, I_PCM, the 8x8 transform and Intra 8x8, scaling matrices, 4:2:0 and 4:0:0), and the B slices, direct
+/// prediction and weighted prediction of Main with CAVLC; output in display order through the decoded picture
+/// buffer's bumping process (§C.4.5.3).
 ///
 /// Feed it NAL units in decoding order (without start codes or length prefixes) with a timestamp for
 /// the access unit they belong to; it returns the frames that became ready for output. A picture
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Unsupported features (B/SP/SI slices, field pictures and MBAFF, FMO with several slice
-/// groups, high bit depths) are refused with
+/// Unsupported features (B slices under CABAC, the 8x8 transform in B slices, SP/SI slices, field pictures and
+/// MBAFF, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -68,6 +70,11 @@ public final class NativeH264Decoder {
     @exclusivity(unchecked) var refIdentities = NativeH264Decoder.table(1, Int32(0))
     @exclusivity(unchecked) var motionX = NativeH264Decoder.table(1, Int32(0))
     @exclusivity(unchecked) var motionY = NativeH264Decoder.table(1, Int32(0))
+    // The same for list 1 (B slices); reset to "not used" (−1) when a picture starts.
+    @exclusivity(unchecked) var refIndicesL1 = NativeH264Decoder.table(1, Int8(0))
+    @exclusivity(unchecked) var refIdentitiesL1 = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var motionXL1 = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var motionYL1 = NativeH264Decoder.table(1, Int32(0))
     // Per 4x4 chroma block (4 Cb then 4 Cr per macroblock).
     @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
     // Per macroblock: transform_size_8x8_flag (bit 4) and which 8x8 luma blocks have coefficients (bits 0…3).
@@ -82,6 +89,12 @@ public final class NativeH264Decoder {
     let cabac = CABACNeighbourTables()
     /// LevelScale4x4 and LevelScale8x8 of the active scaling matrices (§8.5.9).
     let scaling = ScalingTables()
+    /// The list-1 motion cache (B slices), laid out like `refCache` and `mvCache`.
+    let refCacheL1: UnsafeMutablePointer<Int8>
+    let mvCacheL1: UnsafeMutablePointer<Int32>
+    /// Two predictions of one partition before they are averaged or weighted (§8.4.2.3): luma 16x16 per
+    /// list, then Cb and Cr 8x8 per list.
+    let predictionScratch: UnsafeMutablePointer<UInt8>
 
     /// Macroblock kinds in ``mbKind``.
     enum Kind {
@@ -118,6 +131,12 @@ public final class NativeH264Decoder {
         mvCache.initialize(repeating: 0, count: 80)
         strengthScratch = .allocate(capacity: 32)
         strengthScratch.initialize(repeating: 0, count: 32)
+        refCacheL1 = .allocate(capacity: 40)
+        refCacheL1.initialize(repeating: -2, count: 40)
+        mvCacheL1 = .allocate(capacity: 80)
+        mvCacheL1.initialize(repeating: 0, count: 80)
+        predictionScratch = .allocate(capacity: Self.predictionScratchCount)
+        predictionScratch.initialize(repeating: 0, count: Self.predictionScratchCount)
     }
 
     deinit {
@@ -126,6 +145,9 @@ public final class NativeH264Decoder {
         refCache.deallocate()
         mvCache.deallocate()
         strengthScratch.deallocate()
+        refCacheL1.deallocate()
+        mvCacheL1.deallocate()
+        predictionScratch.deallocate()
     }
 
     /// A per-macroblock table of `count` entries (at least one), every entry `value`.
@@ -140,6 +162,7 @@ public final class NativeH264Decoder {
         mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
         intraModes.deallocate(); lumaTotals.deallocate(); refIndices.deallocate(); refIdentities.deallocate()
         motionX.deallocate(); motionY.deallocate(); chromaTotals.deallocate(); mbTransform8x8.deallocate()
+        refIndicesL1.deallocate(); refIdentitiesL1.deallocate(); motionXL1.deallocate(); motionYL1.deallocate()
     }
 
     /// Luma levels (16 blocks × 16, or 4 8x8 blocks × 64), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC
@@ -240,7 +263,8 @@ public final class NativeH264Decoder {
         sliceFilters.append(SliceFilter(disableIDC: Int(header.disableDeblockingFilterIDC),
                                         offsetA: Int(header.sliceAlphaC0OffsetDiv2) * 2, offsetB: Int(header.sliceBetaOffsetDiv2) * 2))
         var context = SliceContext(header: header, sps: sps, pps: pps, sliceIndex: sliceCounter, picture: picture)
-        context.referenceList = buildReferenceList(header: header, sps: sps, context: &context)
+        (context.referenceList, context.referenceList1) = buildReferenceLists(header: header, sps: sps, context: context)
+        context.weights = predictionWeights(context)
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
             do throws(SliceDataError) {
@@ -270,7 +294,11 @@ public final class NativeH264Decoder {
     func checkSupport(sps: H264SequenceParameterSet, pps: H264PictureParameterSet, header: H264SliceHeader) throws(NativeH264DecoderError) {
         switch header.sliceType {
         case .i, .p: break
-        case .b: throw .unsupportedFeature("B slices", nalIndex: nalIndex)
+        case .b:
+            // The CABAC slice data parses I and P macroblocks; the B syntax elements under CABAC are not written yet.
+            if pps.entropyCodingModeFlag { throw .unsupportedFeature("B slices with CABAC", nalIndex: nalIndex) }
+            // The B macroblock layer does not read transform_size_8x8_flag yet (§7.3.5, direct_8x8_inference_flag).
+            if pps.transform8x8ModeFlag { throw .unsupportedFeature("the 8x8 transform in B slices", nalIndex: nalIndex) }
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag { throw .unsupportedFeature("interlaced coding (frame_mbs_only_flag 0)", nalIndex: nalIndex) }
@@ -278,7 +306,6 @@ public final class NativeH264Decoder {
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
         if sps.chromaFormatIDC > 1 { throw .unsupportedFeature("chroma format \(sps.chromaFormatIDC == 2 ? "4:2:2" : "4:4:4")", nalIndex: nalIndex) }
         if sps.qpprimeYZeroTransformBypassFlag { throw .unsupportedFeature("lossless (qpprime_y_zero_transform_bypass_flag)", nalIndex: nalIndex) }
-        if pps.weightedPredFlag && header.sliceType == .p { throw .unsupportedFeature("weighted prediction", nalIndex: nalIndex) }
     }
 
     /// Whether a slice begins a new primary coded picture (§7.4.1.2.4).

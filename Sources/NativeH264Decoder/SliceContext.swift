@@ -15,6 +15,10 @@ struct SliceContext {
     let picture: DecoderPicture
     /// RefPicList0 (§8.2.4), `nil` entries for references that do not exist.
     var referenceList: [DecoderPicture?] = []
+    /// RefPicList1 of a B slice (§8.2.4.2.3), `nil` entries for references that do not exist.
+    var referenceList1: [DecoderPicture?] = []
+    /// The weights of weighted sample prediction (§8.4.2.3), default when the PPS asks for none.
+    var weights = PredictionWeights()
     /// QPY of the previous macroblock in the slice (§7.4.5).
     var qp: Int
     /// The macroblock being decoded.
@@ -25,6 +29,10 @@ struct SliceContext {
     let referenceCount: Int
     /// P slice (inter macroblock types allowed).
     let isP: Bool
+    /// B slice (B macroblock types, list 1, direct prediction).
+    let isB: Bool
+    /// `num_ref_idx_l1_active_minus1` + 1 (B slices).
+    let referenceCountL1: Int
     /// `constrained_intra_pred_flag`.
     let constrainedIntra: Bool
     /// `chroma_qp_index_offset`.
@@ -44,6 +52,8 @@ struct SliceContext {
         qp = 26 + Int(pps.picInitQPMinus26) + Int(header.sliceQPDelta)
         referenceCount = Int(header.numRefIdxL0ActiveMinus1) + 1
         isP = header.sliceType == .p
+        isB = header.sliceType == .b
+        referenceCountL1 = Int(header.numRefIdxL1ActiveMinus1) + 1
         constrainedIntra = pps.constrainedIntraPredFlag
         chromaOffsetCb = Int(pps.chromaQPIndexOffset)
         chromaOffsetCr = Int(pps.secondChromaQPIndexOffset)

@@ -17,12 +17,28 @@ private let decoderAllocationsAreMeasurable = true
 @Suite(.enabled(if: decoderAllocationsAreMeasurable && ExternalTool.isRunnable("ffmpeg", "x264"),
                 "heap allocations are only meaningful in an optimised (-c release) build"))
 struct DecoderAllocationTests {
-    /// Allocations of the calling thread while decoding the P access unit after 8 warm-up pictures.
-    /// `high` makes a CABAC High stream (8x8 transform, the JVT scaling matrices) instead of Baseline CAVLC.
-    func accessUnitAllocations(size: String, high: Bool = false) throws -> Int? {
-        let path = high
-            ? try CABACStreamTests.x264Stream(size: size, frames: 30, options: ["--profile", "high", "--cqm", "jvt", "--ref", "3", "--keyint", "30"])
-            : try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
+    /// Which stream an allocation count decodes.
+    enum StreamKind {
+        /// Constrained Baseline, CAVLC.
+        case baseline
+        /// CABAC High: the 8x8 transform, the JVT scaling matrices.
+        case cabacHigh
+        /// Main CAVLC with B pictures: temporal direct prediction and implicit weights.
+        case bFrames
+    }
+
+    /// Allocations of the calling thread while decoding the 10th access unit after warm-up pictures (a P picture; for
+    /// `.bFrames` the 9th, a B picture).
+    func accessUnitAllocations(size: String, kind: StreamKind = .baseline) throws -> Int? {
+        let path = switch kind {
+        case .cabacHigh:
+            try CABACStreamTests.x264Stream(size: size, frames: 30, options: ["--profile", "high", "--cqm", "jvt", "--ref", "3", "--keyint", "30"])
+        case .bFrames:
+            try BSliceStreamTests.x264MainStream(size: size, options: ["--bframes", "3", "--b-pyramid", "none", "--direct", "temporal",
+                                                                      "--weightb", "--ref", "3", "--keyint", "30"])
+        case .baseline:
+            try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
+        }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
         let decoder = NativeH264Decoder()
@@ -30,7 +46,7 @@ struct DecoderAllocationTests {
         for unit in units {
             let isSlice = unit.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false
             if isSlice { pictures += 1 }
-            if isSlice && pictures == 10 {
+            if isSlice && pictures == (kind == .bFrames ? 9 : 10) {
                 let before = streamkit_thread_allocation_count()
                 _ = try decoder.decode(nalUnit: unit, timestamp: 0)
                 _ = decoder.endAccessUnit()
@@ -54,12 +70,22 @@ struct DecoderAllocationTests {
     }
 
     @Test func cabacAllocationsPerAccessUnitDoNotGrowWithTheMacroblockCount() throws {
-        guard let small = try accessUnitAllocations(size: "176x144", high: true),
-              let large = try accessUnitAllocations(size: "704x576", high: true) else {
+        guard let small = try accessUnitAllocations(size: "176x144", kind: .cabacHigh),
+              let large = try accessUnitAllocations(size: "704x576", kind: .cabacHigh) else {
             Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
             return
         }
         #expect(large <= small + 8, "CABAC High 176x144: \(small) allocations, 704x576: \(large)")
+        #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+
+    @Test func bPicturesAllocateNoMoreWithTheMacroblockCount() throws {
+        guard let small = try accessUnitAllocations(size: "176x144", kind: .bFrames),
+              let large = try accessUnitAllocations(size: "704x576", kind: .bFrames) else {
+            Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
+            return
+        }
+        #expect(large <= small + 8, "B pictures: 176x144: \(small) allocations, 704x576: \(large)")
         #expect(small < 99, "\(small) allocations for 99 macroblocks")
     }
 }
