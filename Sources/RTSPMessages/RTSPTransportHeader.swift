@@ -93,6 +93,9 @@ public struct RTSPTransportHeader: Hashable, Sendable, CustomStringConvertible {
         return list
     }
 
+    /// RFC 2616 §2.2's separators but `/` (which parts a transport protocol, a profile and a lower transport).
+    private static let separators: Set<UInt8> = Set(Array("()<>@,;:\\\"[]?={} \t".utf8))
+
     /// Parses one transport specification: `RTP/AVP[/UDP|/TCP];parameter;…`.
     /// - Parameter text: the specification.
     /// - Throws: ``RTSPHeaderError`` naming the malformed parameter.
@@ -100,6 +103,12 @@ public struct RTSPTransportHeader: Hashable, Sendable, CustomStringConvertible {
         guard text.utf8.count <= Self.maximumLength else { throw .tooLong(header: "Transport", limit: Self.maximumLength) }
         let parts = text.split(separator: ";", omittingEmptySubsequences: true).map { $0.trimmingRTSPWhitespace() }
         guard let spec = parts.first, !spec.isEmpty else { throw .missingPart(header: "Transport", part: "transport protocol") }
+        // transport-protocol, profile and lower-transport are tokens (RFC 2326 §12.39, §15.1): ASCII without
+        // controls or separators — so that what is written back reads the same.
+        let isToken = spec.utf8.allSatisfy { (0x21...0x7E).contains($0) && !Self.separators.contains($0) }
+        guard isToken else {
+            throw .malformedParameter(header: "Transport", parameter: String(spec), reason: "the transport protocol is not a token")
+        }
         let pieces = spec.split(separator: "/").map { $0.uppercased() }
         guard pieces.count == 2 || pieces.count == 3, !pieces[0].isEmpty, !pieces[1].isEmpty else {
             throw .malformedParameter(header: "Transport", parameter: String(spec), reason: "not protocol/profile[/lower-transport]")
