@@ -6,6 +6,7 @@
 # (`swift build`, no traits): the pure-Swift native engine records the H.264 video (Constrained
 # Baseline) and the AAC-LC audio.
 # Extra arguments go to `streamkit record` (for example: --codec hevc -o test.h265 --frames 300).
+# STREAMKIT_BUILD_FLAGS adds flags to the pure build (scripts/test.sh passes its optimised build's, to reuse it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,5 +19,6 @@ if [ "$pure" = 0 ]; then
     fi
     echo "demo: FFmpeg's libraries are not available; building without them (the native engine records video and audio)" >&2
 fi
-swift build -c release --product streamkit
-exec "$(swift build -c release --show-bin-path)/streamkit" record "$@"
+read -r -a flags <<<"${STREAMKIT_BUILD_FLAGS:-}"
+swift build -c release --product streamkit "${flags[@]}"
+exec "$(swift build -c release "${flags[@]}" --show-bin-path)/streamkit" record "$@"

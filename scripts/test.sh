@@ -115,6 +115,21 @@ pass "native H.264, optimised: the adaptation proofs (video, and audio with it),
     env STREAMKIT_REAL_TIME_SUITES=1 swift test -c release --skip-build -Xswiftc -enable-testing --no-parallel \
     --filter 'LiveAdaptationProofTests|LiveAudioAdaptationProofTests' --xunit-output .build/xunit-release-alone.xml
 
+# The README's main job in the pure build: scripts/demo.sh --pure records the synthetic camera and microphone with the
+# native encoders into test.h264 and test.aac (here in a folder of their own), reusing the optimised build; ffprobe
+# reads both.
+demo_check() {
+    rm -rf .build/demo && mkdir -p .build/demo || return 1
+    STREAMKIT_BUILD_FLAGS="-Xswiftc -enable-testing" scripts/demo.sh --pure --frames 60 \
+        -o .build/demo/test.h264 --audio-output .build/demo/test.aac || return 1
+    local pictures audio
+    pictures=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 .build/demo/test.h264)
+    audio=$(ffprobe -v error -count_packets -select_streams a:0 -show_entries stream=nb_read_packets -of csv=p=0 .build/demo/test.aac)
+    echo "demo --pure: ${pictures:-0} pictures in test.h264, ${audio:-0} AAC frames in test.aac"
+    [ "${pictures:-0}" -eq 60 ] && [ "${audio:-0}" -gt 0 ]
+}
+pass "the README's main job, pure: scripts/demo.sh --pure writes test.h264 and test.aac" - demo_check
+
 pass "FFmpeg, TLS and SRT (--traits FFmpeg,OpenSSL,SRT): build" - swift build --build-tests --traits FFmpeg,OpenSSL,SRT
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL,SRT --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml

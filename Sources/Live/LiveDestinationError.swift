@@ -23,11 +23,11 @@ public enum LiveDestinationError: Error, Sendable, Hashable, CustomStringConvert
         case let .notOpen(destination): return "\(destination) is not open"
         case let .refused(destination, reason): return "\(destination) refused the stream: \(reason)"
         case let .unknownScheme(scheme, destination):
-            return "\(destination): \"\(scheme)://\" is not a destination (rtmp, rtmps, rtsp or rtp)"
+            return "\(destination): \"\(scheme)://\" is not a destination (rtmp, rtmps, rtsp, rtp or srt)"
         case let .unknownFileExtension(fileExtension, destination):
             return fileExtension.isEmpty
-                ? "\(destination): a file needs an extension that names its format (.mp4, .m3u8, .flv, .h264, .h265, .aac)"
-                : "\(destination): \".\(fileExtension)\" is not a format a destination writes (.mp4, .m3u8, .flv, .h264, .h265, .aac)"
+                ? "\(destination): a file needs an extension that names its format (.mp4, .m3u8, .flv, .ts, .h264, .h265, .aac)"
+                : "\(destination): \".\(fileExtension)\" is not a format a destination writes (.mp4, .m3u8, .flv, .ts, .h264, .h265, .aac)"
         case let .invalidAddress(part, destination, reason): return "\(destination): \"\(part)\" \(reason)"
         }
     }

@@ -39,7 +39,8 @@ struct LiveDestinationsTests {
 
     @Test(arguments: [
         ("ftp://host/x", LiveDestinationError.unknownScheme("ftp", destination: "ftp://host/x")),
-        ("srt://host:9000", .unknownScheme("srt", destination: "srt://host:9000")),
+        ("srt://host", .invalidAddress(part: "srt://host", destination: "srt://host",
+                                       reason: "SRT: cannot read the URL srt://host: no port (srt://HOST:PORT)")),
         ("x.mkv", .unknownFileExtension("mkv", destination: "x.mkv")),
         ("recording", .unknownFileExtension("", destination: "recording")),
         ("dir.d/recording", .unknownFileExtension("", destination: "dir.d/recording")),
