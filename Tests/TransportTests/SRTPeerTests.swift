@@ -57,12 +57,12 @@ struct SRTPeerTests {
         let directory = try ExternalTool.temporaryDirectory()
         let (packets, _) = try Self.transportStream(in: directory)
         let ports = TestPorts.reserve(2)
-        let udp = try UDPDatagramReceiver(port: ports + 1)
+        let udp = try UDPDatagramCollector(port: ports + 1)
         let peer = try PeerProcess("srt-live-transmit", ["-q", "srt://127.0.0.1:\(ports)?mode=listener", "udp://127.0.0.1:\(ports + 1)"],
                                    logsIn: directory)
         defer { peer.terminate() }
         let socket = try await Self.connect("srt://127.0.0.1:\(ports)?streamid=live/cam&latency=200000")
-        let receiving = Task { try await OffPool.run { udp.receive(count: packets.count, seconds: 10) } }
+        let receiving = Task { try await OffPool.run { udp.waitFor(count: packets.count, seconds: 10) } }
         for packet in packets { try socket.send(packet) }
         let acknowledged = ContinuousClock.now + .seconds(5)
         while socket.unacknowledgedBytes > 0, ContinuousClock.now < acknowledged { try await Task.sleep(for: .milliseconds(10)) }
@@ -81,7 +81,7 @@ struct SRTPeerTests {
         try #require(ExternalTool.isRunnable("srt-live-transmit"))
         let directory = try ExternalTool.temporaryDirectory()
         let ports = TestPorts.reserve(3)
-        let udp = try UDPDatagramReceiver(port: ports + 2)
+        let udp = try UDPDatagramCollector(port: ports + 2)
         let peer = try PeerProcess("srt-live-transmit", ["-q", "srt://127.0.0.1:\(ports)?mode=listener&latency=400",
                                                          "udp://127.0.0.1:\(ports + 2)"], logsIn: directory)
         defer { peer.terminate() }
@@ -89,7 +89,7 @@ struct SRTPeerTests {
         defer { relay.stop() }
         let socket = try await Self.connect("srt://127.0.0.1:\(ports + 1)?latency=400000", seconds: 15)
         let packets = (0..<300).map { index in (0..<1316).map { UInt8(truncatingIfNeeded: index &* 31 &+ $0) } }
-        let receiving = Task { try await OffPool.run { udp.receive(count: packets.count, seconds: 20) } }
+        let receiving = Task { try await OffPool.run { udp.waitFor(count: packets.count, seconds: 20) } }
         for packet in packets {
             try socket.send(packet)
             try await Task.sleep(for: .milliseconds(10))  // 1 Mbit/s for 3 s
@@ -324,40 +324,6 @@ struct SRTPeerTests {
         let received = try await receiving.value
         #expect(Self.firstDifference(received, (0..<20).flatMap { [UInt8](repeating: UInt8($0), count: 1000) }) == nil, "\(peer.logs)")
     }
-}
-
-/// A UDP socket bound to a port on 127.0.0.1 that collects datagrams (the output of `srt-live-transmit … udp://…`).
-final class UDPDatagramReceiver: Sendable {
-    private let descriptor: Int32
-
-    init(port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw TestFailure("bind 127.0.0.1:\(port): errno \(errno)") }
-        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    /// Blocks until `count` datagrams came or `seconds` passed.
-    func receive(count: Int, seconds: Double) -> [[UInt8]] {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var datagrams: [[UInt8]] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while datagrams.count < count, ContinuousClock.now < deadline {
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received > 0 { datagrams.append(Array(buffer.prefix(received))) }
-        }
-        return datagrams
-    }
-
-    deinit { close(descriptor) }
 }
 
 /// A UDP socket that sends datagrams to one port on 127.0.0.1 (the input of `srt-live-transmit udp://…`).
