@@ -10,6 +10,10 @@ public struct LiveConfiguration: Sendable {
     public var video: CompressionConfiguration
     /// The audio encoder's bit rate (bits per second); sample rate and channels come from the audio source.
     public var audioBitRate: Int
+    /// The audio engine by name (for example "native" or "ffmpeg"), or `nil` for the video's engine
+    /// (``CompressionConfiguration/engineName``) when that engine encodes AAC — so naming "native" for the video keeps
+    /// the whole pipeline native — and the registry's choice otherwise.
+    public var audioEngineName: String?
     /// How the main rendition's bit rate follows the live destinations' links; `nil` keeps it fixed.
     public var adaptation: (any AdaptationPolicy)?
     /// How the audio rate follows when adaptation lowers the video's (``AudioAdaptation``: the audio keeps its
@@ -47,5 +51,15 @@ public struct LiveConfiguration: Sendable {
         self.minimumForcedKeyFrameSpacing = 2
         self.delivery = .dropWhenBehind
         self.registry = registry
+    }
+
+    /// The engine the audio encoder asks for: ``audioEngineName`` when set, else the video's named engine when it
+    /// encodes AAC in ``registry``, else `nil` (the registry chooses).
+    public var resolvedAudioEngineName: String? {
+        if let audioEngineName { return audioEngineName }
+        guard let name = video.engineName, let engine = try? registry.engine(named: name), engine.encodes(.aac) else {
+            return nil
+        }
+        return name
     }
 }

@@ -314,8 +314,9 @@ public final class LivePipeline: Sendable {
         var audioSession: AudioEncoderSession?
         if let audioSource = capture.audio {
             if configuration.registry.canEncode(.aac) {
-                let audio = AudioEncoderConfiguration(sampleRate: audioSource.sampleRate, channelCount: audioSource.channelCount,
+                var audio = AudioEncoderConfiguration(sampleRate: audioSource.sampleRate, channelCount: audioSource.channelCount,
                                                       bitRate: configuration.audioBitRate)
+                audio.engineName = configuration.resolvedAudioEngineName
                 do {
                     audioSession = try AudioEncoderSession(configuration: audio, registry: configuration.registry)
                 } catch {

@@ -16,16 +16,47 @@ import Transport
 /// away is forgotten without disturbing the others. Closing waits for the callers' acknowledgements and latency
 /// (``SRTSocket/close()``), so the last frames arrive.
 ///
+/// The link's counters (``statistics``) feed the pipeline's adaptation: media waiting in a send buffer longer than a
+/// round trip, and packets dropped as too late, step the bit rate down (``SRTLinkAdaptation``); a drained link steps it
+/// back up. A listener asks for a key frame when a puller joins, so it does not wait a whole GOP for its first picture.
+///
 /// ```swift
 /// pipeline.add(try SRTDestination(url: "srt://127.0.0.1:9000?streamid=live/cam&latency=200000"))
 /// ```
 public final class SRTDestination: LiveDestination {
+    /// How the destination adapts to its link.
+    public struct Options: Sendable {
+        /// Whether the link's counters suggest bit rates at all.
+        public var adapts: Bool
+        /// The lowest bit rate the link's counters may suggest (bits per second); `nil`: an eighth of the stream's.
+        public var minimumBitRate: Int?
+        /// How often the counters are read.
+        public var statisticsInterval: Duration
+
+        /// Creates options.
+        /// - Parameters:
+        ///   - adapts: whether to suggest bit rates (default `true`).
+        ///   - minimumBitRate: the lowest suggested bit rate.
+        ///   - statisticsInterval: how often to read the counters (default 250 ms).
+        public init(adapts: Bool = true, minimumBitRate: Int? = nil, statisticsInterval: Duration = .milliseconds(250)) {
+            self.adapts = adapts
+            self.minimumBitRate = minimumBitRate
+            self.statisticsInterval = statisticsInterval
+        }
+    }
+
     /// The URL, without its passphrase.
     public var name: String { url.description }
     /// A live link.
     public var isLive: Bool { true }
     /// The URL it sends to or listens on.
     public let url: SRTURL
+    /// How it adapts.
+    public let options: Options
+    /// Bit-rate suggestions from the link's counters, and key-frame requests when a puller joins.
+    public let events: AsyncStream<SendQueueEvent>?
+
+    private let eventContinuation: AsyncStream<SendQueueEvent>.Continuation
 
     private struct Peer {
         let socket: SRTSocket
@@ -43,12 +74,18 @@ public final class SRTDestination: LiveDestination {
     private let listener = Mutex<SRTListener?>(nil)
 
     /// A destination for an `srt://` URL.
-    /// - Parameter url: `srt://HOST:PORT?…` (caller), or `srt://:PORT` / `mode=listener` (listener).
+    /// - Parameters:
+    ///   - url: `srt://HOST:PORT?…` (caller), or `srt://:PORT` / `mode=listener` (listener).
+    ///   - options: how it adapts to its link.
     /// - Throws: ``LiveDestinationError/invalidAddress(part:destination:reason:)`` when the URL cannot be read.
-    public init(url: String) throws(LiveDestinationError) {
+    public init(url: String, options: Options = Options()) throws(LiveDestinationError) {
         do { self.url = try SRTURL(url) } catch {
             throw .invalidAddress(part: url, destination: url, reason: error.description)
         }
+        self.options = options
+        let (stream, continuation) = AsyncStream.makeStream(of: SendQueueEvent.self, bufferingPolicy: .bufferingNewest(256))
+        events = stream
+        eventContinuation = continuation
     }
 
     /// What SRT counted so far for each connected peer (caller: one), and the packets this side dropped because a
@@ -81,6 +118,12 @@ public final class SRTDestination: LiveDestination {
         } catch let error as SRTError {
             throw LiveDestinationError.refused(destination: name, reason: error.description)
         }
+        if options.adapts, let rate = stream.videoBitRate {
+            let adaptation = SRTLinkAdaptation(initialBitRate: rate, minimumBitRate: options.minimumBitRate ?? max(1, rate / 8),
+                                               latency: url.options.latency)
+            let thread = Thread { [weak self] in self?.watchLink(adaptation) }
+            thread.start()
+        }
     }
 
     /// Muxes a frame and sends the complete TS chunks to every peer.
@@ -100,6 +143,7 @@ public final class SRTDestination: LiveDestination {
     /// Sends what is left, waits for the peers to acknowledge it and play it, and closes.
     /// - Throws: the muxer's errors.
     public func finish() async throws {
+        defer { eventContinuation.finish() }
         listener.withLock { $0?.close() }
         let peers = try state.withLock { state throws -> [SRTSocket] in
             guard !state.isFinished else { return [] }
@@ -150,7 +194,35 @@ public final class SRTDestination: LiveDestination {
                 state.peers.append(Peer(socket: socket, isStarted: false))
                 return true
             }
-            if !kept { socket.closeNow() }
+            if kept {
+                eventContinuation.yield(.keyFrameNeeded)
+            } else {
+                socket.closeNow()
+            }
+        }
+    }
+
+    /// The adaptation's thread: reads the connections' counters every ``Options/statisticsInterval`` until the
+    /// destination finishes, and reports each bit rate the link calls for.
+    private func watchLink(_ adaptation: SRTLinkAdaptation) {
+        var adaptation = adaptation
+        let clock = ContinuousClock()
+        let start = clock.now
+        let interval = options.statisticsInterval.components
+        let pause = timespec(tv_sec: Int(interval.seconds), tv_nsec: Int(interval.attoseconds / 1_000_000_000))
+        while true {
+            var rest = pause
+            nanosleep(&rest, nil)
+            guard let (connections, refused) = state.withLock({ state -> ([SRTStatistics], Int)? in
+                state.isFinished ? nil : (state.peers.filter(\.isStarted).compactMap { $0.socket.statistics() }, state.droppedPackets)
+            }) else { return }
+            let before = adaptation.controller.bitRate
+            let elapsed = clock.now - start
+            let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            if let rate = adaptation.observe(connections, refusedPackets: refused, at: now) {
+                let backlog = connections.map(SRTLinkAdaptation.backlog).max() ?? 0
+                eventContinuation.yield(.bitRateChanged(from: before, to: rate, queuedSeconds: backlog))
+            }
         }
     }
 

@@ -1,29 +1,34 @@
 import Foundation
 import Synchronization
-import TestSupport
 
 /// A UDP relay on 127.0.0.1 that damages both directions the way a bad network does: it drops a share of the
 /// datagrams and holds some back behind the next one (reordering), deterministically from a seed. A caller sends to
 /// ``port``; the relay forwards to the server's port from a socket of its own and sends the server's answers back to
 /// the caller — so a connection-oriented UDP protocol (SRT: handshake, data, acknowledgements, NAKs) runs through it.
-final class TwoWayLossyRelay: Sendable {
+///
+/// The direction towards the server can also be a bottleneck (``setRateCap(bytesPerSecond:)``): datagrams leave at that
+/// rate from a queue that holds a tenth of a second of it, and what does not fit is dropped — a router's tail drop.
+public final class TwoWayLossyRelay: Sendable {
     /// What happened to the datagrams, per direction.
-    struct Counts: Sendable {
+    public struct Counts: Sendable {
         /// Datagrams from the caller, and of them those dropped; SRT data packets (first bit 0) dropped.
-        var forward = 0, forwardDropped = 0, forwardDataDropped = 0
+        public var forward = 0, forwardDropped = 0, forwardDataDropped = 0
         /// Datagrams from the server, and of them those dropped.
-        var backward = 0, backwardDropped = 0
+        public var backward = 0, backwardDropped = 0
         /// Datagrams sent after their successor.
-        var reordered = 0
+        public var reordered = 0
+        /// Datagrams towards the server dropped because the bottleneck's queue was full.
+        public var forwardQueueDropped = 0
     }
 
     /// The port callers send to.
-    let port: UInt16
+    public let port: UInt16
     private let outside: Int32
     private let inside: Int32
     private let stopping = Atomic<Bool>(false)
     private let counts = Mutex(Counts())
     private let done = Mutex(false)
+    private let rateCap = Atomic<Int>(0)
 
     /// Starts relaying.
     /// - Parameters:
@@ -32,7 +37,7 @@ final class TwoWayLossyRelay: Sendable {
     ///   - loss: the share dropped in each direction.
     ///   - reorder: the share held back behind the next datagram.
     ///   - seed: the damage pattern's seed.
-    init(port: UInt16, server: UInt16, loss: Double, reorder: Double, seed: UInt64 = 11) throws {
+    public init(port: UInt16, server: UInt16, loss: Double, reorder: Double, seed: UInt64 = 11) throws {
         self.port = port
         outside = try Self.bound(port: port)
         inside = try Self.bound(port: 0)
@@ -42,10 +47,16 @@ final class TwoWayLossyRelay: Sendable {
     }
 
     /// What happened so far.
-    var current: Counts { counts.withLock { $0 } }
+    public var current: Counts { counts.withLock { $0 } }
+
+    /// Makes the direction towards the server a bottleneck of this rate, or lifts it (0).
+    /// - Parameter bytesPerSecond: the rate; 0 for none.
+    public func setRateCap(bytesPerSecond: Int) {
+        rateCap.store(max(0, bytesPerSecond), ordering: .relaxed)
+    }
 
     /// Stops relaying and closes its sockets.
-    func stop() {
+    public func stop() {
         stopping.store(true, ordering: .relaxed)
         for _ in 0..<100 where !done.withLock({ $0 }) { usleep(10_000) }
     }
@@ -62,8 +73,14 @@ final class TwoWayLossyRelay: Sendable {
         var heldForward: [UInt8]?, heldBackward: [UInt8]?
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var descriptors = [pollfd(fd: outside, events: Int16(POLLIN), revents: 0), pollfd(fd: inside, events: Int16(POLLIN), revents: 0)]
+        var bottleneck = Bottleneck()
         while !stopping.load(ordering: .relaxed) {
-            guard poll(&descriptors, 2, 50) > 0 else { continue }
+            let cap = rateCap.load(ordering: .relaxed)
+            for datagram in bottleneck.due(rate: cap) {
+                forward(datagram, from: inside, to: server, held: &heldForward, reorder: reorder, random: &random)
+            }
+            let wait = bottleneck.isEmpty ? 50 : 2
+            guard poll(&descriptors, 2, Int32(wait)) > 0 else { continue }
             if descriptors[0].revents & Int16(POLLIN) != 0 {
                 var from = sockaddr_in()
                 var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -79,6 +96,8 @@ final class TwoWayLossyRelay: Sendable {
                     counts.withLock { $0.forward += 1 }
                     if Double(random.next() % 1_000_000) / 1_000_000 < loss {
                         counts.withLock { $0.forwardDropped += 1; if isData { $0.forwardDataDropped += 1 } }
+                    } else if cap > 0 {
+                        if !bottleneck.enqueue(datagram, rate: cap) { counts.withLock { $0.forwardQueueDropped += 1 } }
                     } else {
                         forward(datagram, from: inside, to: server, held: &heldForward, reorder: reorder, random: &random)
                     }
@@ -97,6 +116,37 @@ final class TwoWayLossyRelay: Sendable {
             }
         }
         done.withLock { $0 = true }
+    }
+
+    /// A link of a fixed rate with a queue of a tenth of a second before it.
+    private struct Bottleneck {
+        private var queue: [[UInt8]] = []
+        private var queuedBytes = 0
+        private var nextDeparture = Date()
+
+        var isEmpty: Bool { queue.isEmpty }
+
+        /// Queues a datagram; `false` when the queue is full (dropped).
+        mutating func enqueue(_ datagram: [UInt8], rate: Int) -> Bool {
+            guard queuedBytes + datagram.count <= max(rate / 10, 2 * 1500) else { return false }
+            queue.append(datagram)
+            queuedBytes += datagram.count
+            return true
+        }
+
+        /// The datagrams whose time to leave has come (all of them once the cap is lifted).
+        mutating func due(rate: Int) -> [[UInt8]] {
+            var leaving: [[UInt8]] = []
+            let now = Date()
+            if nextDeparture < now.addingTimeInterval(-0.01) { nextDeparture = now.addingTimeInterval(-0.01) }
+            while let first = queue.first, rate <= 0 || nextDeparture <= now {
+                queue.removeFirst()
+                queuedBytes -= first.count
+                if rate > 0 { nextDeparture = nextDeparture.addingTimeInterval(Double(first.count) / Double(rate)) }
+                leaving.append(first)
+            }
+            return leaving
+        }
     }
 
     /// Sends a datagram on, or holds it back to send after the next one.
