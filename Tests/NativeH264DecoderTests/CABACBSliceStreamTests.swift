@@ -70,4 +70,14 @@ struct CABACBSliceStreamTests {
         #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
         #expect(Set(result.frames.map(\.timestamp)).count == result.frames.count)
     }
+
+    @Test("openh264-extra's Cisco_Men_whisper CABAC B-frame stream equals ffmpeg's", .requiresMedia)
+    func ciscoCABACBFrames() throws {
+        let path = "h264-conformance/openh264-extra/Cisco_Men_whisper_640x320_CABAC_Bframe_9.264"
+        let reference = try PeerStreamTests.ffmpegHashes(MediaFiles.url(path).path)
+        let result = DecoderRun.decode(try MediaFiles.bytes(path))
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let ours = result.frames.map(DecoderRun.md5)
+        #expect(!ours.isEmpty && ours == reference, "\(ours.count) frames of \(reference.count)")
+    }
 }
