@@ -52,6 +52,12 @@ if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
         x264 --quiet --profile main --no-cabac --no-8x8dct --threads 1 --bframes 3 --b-pyramid normal --ref 3 $options \
             -o "$corpus/seed-b-${options// /}.264" "$corpus/b.y4m" 2>/dev/null || true
     done
+    # B slices with CABAC and the 8x8 transform (CABAC and CAVLC), B-pyramid, weighted, scaling matrices.
+    for options in "--direct temporal --weightb --weightp 2 --8x8dct" "--direct spatial --slices 2 --partitions all --cqm jvt" \
+                   "--no-cabac --direct auto --8x8dct --partitions all"; do
+        x264 --quiet --profile high --threads 1 --bframes 3 --b-pyramid normal --ref 3 $options \
+            -o "$corpus/seed-high-b-${options// /}.264" "$corpus/b.y4m" 2>/dev/null || true
+    done
     rm -f "$corpus/b.y4m"
 fi
 

@@ -38,8 +38,9 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case ts
     /// The RTMP chunk-stream parser, protocol and user control messages, AMF0 commands, the handshake.
     case rtmp
-    /// The native H.264 decoder: slice data (macroblock layer, CAVLC and CABAC, the 8x8 transform,
-    /// scaling matrices), reference lists and marking, the decoded picture buffer.
+    /// The native H.264 decoder: slice data (macroblock layer of I, P and B slices, CAVLC and CABAC, the 8x8
+    /// transform, direct and weighted prediction, scaling matrices), reference lists and marking, the decoded
+    /// picture buffer.
     case h264decoder
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.

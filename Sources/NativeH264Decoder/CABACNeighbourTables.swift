@@ -1,7 +1,7 @@
 /// What the CABAC ctxIdxInc derivations (§9.3.3.1.1) need to know about macroblocks already decoded,
 /// beyond the decoder's own per-macroblock tables: the skip flag, coded_block_pattern,
-/// intra_chroma_pred_mode, the DC blocks' coded_block_flag, and the absolute
-/// motion vector differences per 4x4 block. Held in memory the decoder owns, grown when a larger picture
+/// intra_chroma_pred_mode, the DC blocks' coded_block_flag, which parts were direct-predicted (B slices), and
+/// the absolute motion vector differences of both lists per 4x4 block. Held in memory the decoder owns, grown when a larger picture
 /// arrives, never per macroblock; the context variables live here too.
 final class CABACNeighbourTables {
     /// The context variables of the slice being decoded (pStateIdx << 1 | valMPS).
@@ -25,6 +25,14 @@ final class CABACNeighbourTables {
     var mvdX: UnsafeMutablePointer<UInt8>
     /// Per 4x4 block: |mvd_l0| vertical, saturated at 255.
     var mvdY: UnsafeMutablePointer<UInt8>
+    /// Per 4x4 block: |mvd_l1| horizontal, saturated at 255.
+    var mvdX1: UnsafeMutablePointer<UInt8>
+    /// Per 4x4 block: |mvd_l1| vertical, saturated at 255.
+    var mvdY1: UnsafeMutablePointer<UInt8>
+    /// Per macroblock: the direct-predicted 8x8 sub-macroblocks (bits 0…3, B_Direct_8x8) and bit 4 for
+    /// B_Skip and B_Direct_16x16 (which set bits 0…3 too); 0 for every other macroblock. The ctxIdxInc of
+    /// mb_type (§9.3.3.1.1.3) and ref_idx (§9.3.3.1.1.6) in B slices read it.
+    var direct: UnsafeMutablePointer<UInt8>
 
     /// Creates empty tables and the context storage.
     init() {
@@ -37,8 +45,9 @@ final class CABACNeighbourTables {
         increments8x8 = .allocate(capacity: increments.count)
         increments8x8.initialize(from: increments, count: increments.count)
         skip = .allocate(capacity: 1); cbp = .allocate(capacity: 1); chromaMode = .allocate(capacity: 1)
-        codedDC = .allocate(capacity: 1)
+        codedDC = .allocate(capacity: 1); direct = .allocate(capacity: 1)
         mvdX = .allocate(capacity: 16); mvdY = .allocate(capacity: 16)
+        mvdX1 = .allocate(capacity: 16); mvdY1 = .allocate(capacity: 16)
     }
 
     deinit {
@@ -49,8 +58,8 @@ final class CABACNeighbourTables {
     }
 
     private func release() {
-        skip.deallocate(); cbp.deallocate(); chromaMode.deallocate(); codedDC.deallocate()
-        mvdX.deallocate(); mvdY.deallocate()
+        skip.deallocate(); cbp.deallocate(); chromaMode.deallocate(); codedDC.deallocate(); direct.deallocate()
+        mvdX.deallocate(); mvdY.deallocate(); mvdX1.deallocate(); mvdY1.deallocate()
     }
 
     /// Makes room for `count` macroblocks (allocates only when the picture grew).
@@ -63,8 +72,8 @@ final class CABACNeighbourTables {
             pointer.initialize(repeating: 0, count: n)
             return pointer
         }
-        skip = table(count); cbp = table(count); chromaMode = table(count); codedDC = table(count)
-        mvdX = table(count * 16); mvdY = table(count * 16)
+        skip = table(count); cbp = table(count); chromaMode = table(count); codedDC = table(count); direct = table(count)
+        mvdX = table(count * 16); mvdY = table(count * 16); mvdX1 = table(count * 16); mvdY1 = table(count * 16)
         capacity = count
     }
 
@@ -75,19 +84,24 @@ final class CABACNeighbourTables {
     ///   - cbp: its coded_block_pattern as held in ``cbp``.
     ///   - chromaMode: intra_chroma_pred_mode, 0 if none.
     ///   - codedDC: the DC blocks' coded_block_flag bits.
+    ///   - direct: the direct-predicted parts as held in ``direct`` (0 unless a B macroblock).
     @inline(__always)
-    func record(_ mb: Int, skip: Bool, cbp: Int, chromaMode: Int, codedDC: Int) {
+    func record(_ mb: Int, skip: Bool, cbp: Int, chromaMode: Int, codedDC: Int, direct: Int = 0) {
+        self.direct[mb] = UInt8(truncatingIfNeeded: direct)
         self.skip[mb] = skip ? 1 : 0
         self.cbp[mb] = UInt8(truncatingIfNeeded: cbp)
         self.chromaMode[mb] = UInt8(truncatingIfNeeded: chromaMode)
         self.codedDC[mb] = UInt8(truncatingIfNeeded: codedDC)
     }
 
-    /// Zeroes the motion vector differences of a macroblock (skipped and intra macroblocks).
+    /// Zeroes the motion vector differences of both lists of a macroblock (skipped and intra macroblocks, and
+    /// B macroblocks before their differences are decoded: direct and unused parts keep 0).
     /// - Parameter mb: the macroblock address.
     @inline(__always)
     func clearMotionDifferences(_ mb: Int) {
         (mvdX + mb * 16).update(repeating: 0, count: 16)
         (mvdY + mb * 16).update(repeating: 0, count: 16)
+        (mvdX1 + mb * 16).update(repeating: 0, count: 16)
+        (mvdY1 + mb * 16).update(repeating: 0, count: 16)
     }
 }

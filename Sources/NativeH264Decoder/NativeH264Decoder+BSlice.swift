@@ -38,7 +38,9 @@ extension NativeH264Decoder {
     /// An inter macroblock of a B slice with CAVLC (`mb_type` 0…22, Table 7-14; `sub_mb_type` Table 7-18):
     /// `mb_pred( )` / `sub_mb_pred( )` (§7.3.5.1, §7.3.5.2: every ref_idx_l0, every ref_idx_l1, every
     /// mvd_l0, every mvd_l1), direct prediction of B_Direct_16x16 and B_Direct_8x8 (§8.4.1.2), the
-    /// prediction of each partition from one or both lists (§8.4.2), then the residual.
+    /// prediction of each partition from one or both lists (§8.4.2), then coded_block_pattern,
+    /// transform_size_8x8_flag where §7.3.5 allows it (no sub-macroblock partition below 8x8, direct parts only
+    /// with direct_8x8_inference_flag), mb_qp_delta and the residual.
     func decodeBMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         loadBMotionCaches(mb, context)
         let refMax0 = context.referenceCount - 1, refMax1 = context.referenceCountL1 - 1
@@ -49,7 +51,11 @@ extension NativeH264Decoder {
             guard ref <= refMax else { throw SliceDataError(field: list == 0 ? "ref_idx_l0" : "ref_idx_l1") }
             return ref
         }
+        let inference = context.sps.direct8x8InferenceFlag
+        // noSubMbPartSizeLessThan8x8Flag, and B_Direct_16x16 only with direct_8x8_inference_flag (§7.3.5).
+        var transformAllowed = true
         if type == BMacroblockTypes.direct16x16 {
+            transformAllowed = inference
             deriveDirect(mb, subMask: 15, &context)
             predictDirect(mb, subMask: 15, &context)
         } else if type < BMacroblockTypes.b8x8 {
@@ -93,7 +99,12 @@ extension NativeH264Decoder {
                 let sub = Int(try reader.ue())
                 guard sub <= BMacroblockTypes.lastSubMacroblock else { throw SliceDataError(field: "sub_mb_type") }
                 subTypes[i] = sub
-                if sub == 0 { directMask |= 1 << i }
+                if sub == 0 {
+                    directMask |= 1 << i
+                    if !inference { transformAllowed = false }
+                } else if BMacroblockTypes.subMacroblock[sub].shape != 0 {
+                    transformAllowed = false
+                }
             }
             if directMask != 0 {
                 deriveDirect(mb, subMask: directMask, &context)
@@ -141,10 +152,11 @@ extension NativeH264Decoder {
             }
         }
         let cbp = try readCodedBlockPattern(&reader, intra: false, context)
+        let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag && transformAllowed && reader.bit()
         if cbp != 0 { try readQPDelta(&reader, &context) }
         record(mb, kind: Kind.inter, qp: context.qp, context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
-        try readResidual(mb, cbp: cbp, intra16x16: false, &reader, context)
+        try readResidual(mb, cbp: cbp, intra16x16: false, transform8x8: transform8x8, &reader, context)
         addLumaResidual(mb, qP: context.qp, picture: context.picture)
         if context.hasChroma { addChromaResidual(mb, cbp: cbp, picture: context.picture) }
     }

@@ -8,7 +8,7 @@ struct CABACSliceState {
 
 extension NativeH264Decoder {
     /// `slice_data( )` for CABAC (§7.3.4, entropy_coding_mode_flag 1): cabac_alignment_one_bit, the
-    /// initialisation of the contexts and of the engine (§9.3.1), then per macroblock mb_skip_flag (P),
+    /// initialisation of the contexts and of the engine (§9.3.1), then per macroblock mb_skip_flag (P and B),
     /// `macroblock_layer( )` and end_of_slice_flag, macroblocks in raster order (no slice groups).
     /// The reconstruction is the CAVLC path's (prediction, scaling, transforms): only the parsing differs.
     func decodeSliceDataCABAC(_ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
@@ -18,16 +18,16 @@ extension NativeH264Decoder {
         reader.position = (reader.position + 7) & ~7
         var engine = CABACDecoder(reader: reader, states: cabac.states, tables: cabac.engineTables)
         defer { reader = engine.reader }
-        engine.initialiseContexts(sliceQP: context.qp, cabacInitIDC: Int(context.header.cabacInitIDC), isIntraSlice: !context.isP)
+        engine.initialiseContexts(sliceQP: context.qp, cabacInitIDC: Int(context.header.cabacInitIDC), isIntraSlice: !context.isP && !context.isB)
         guard engine.initialiseEngine() else { throw SliceDataError(field: "slice_data (CABAC codIOffset 510 or 511)") }
         var state = CABACSliceState()
         var mb = Int(context.header.firstMbInSlice)
         while true {
             guard mb < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
             context.currentMb = mb
-            if context.isP && decodeSkipFlag(mb, &engine, context) {
-                decodeSkip(mb, &context)
-                cabac.record(mb, skip: true, cbp: 0, chromaMode: 0, codedDC: 0)
+            if (context.isP || context.isB) && decodeSkipFlag(mb, &engine, context) {
+                if context.isB { decodeBSkip(mb, &context) } else { decodeSkip(mb, &context) }
+                cabac.record(mb, skip: true, cbp: 0, chromaMode: 0, codedDC: 0, direct: context.isB ? 0x1F : 0)
                 cabac.clearMotionDifferences(mb)
                 state.previousQPDeltaNonZero = false
             } else {
@@ -53,12 +53,13 @@ extension NativeH264Decoder {
         return (left, top)
     }
 
-    /// mb_skip_flag (§9.3.3.1.1.1: ctxIdxInc counts the available neighbours that are not skipped; ctxIdx 11…13).
+    /// mb_skip_flag (§9.3.3.1.1.1: ctxIdxInc counts the available neighbours that are not skipped; ctxIdx 11…13
+    /// in P slices, 24…26 in B slices).
     @inline(__always)
     func decodeSkipFlag(_ mb: Int, _ engine: inout CABACDecoder, _ context: SliceContext) -> Bool {
         let (left, top) = neighbours(mb, context)
         let inc = (left >= 0 && cabac.skip[left] == 0 ? 1 : 0) + (top >= 0 && cabac.skip[top] == 0 ? 1 : 0)
-        return engine.decision(11 + inc) == 1
+        return engine.decision((context.isB ? 24 : 11) + inc) == 1
     }
 
     /// `macroblock_layer( )` with CABAC (§7.3.5): mb_type (Table 9-36 binarization, §9.3.3.1.2 contexts),
@@ -75,6 +76,13 @@ extension NativeH264Decoder {
                 return
             }
             type = intraMacroblockType(&engine, offset: 17, firstIncrement: 0)
+        } else if context.isB {
+            let bType = bMacroblockTypeCABAC(mb, &engine, context)
+            if bType <= BMacroblockTypes.lastInter {
+                try decodeBMacroblockCABAC(mb, type: bType, &engine, &context, &state)
+                return
+            }
+            type = bType - BMacroblockTypes.lastInter - 1
         } else {
             let (left, top) = neighbours(mb, context)
             let inc = (left >= 0 && mbKind[left] != Kind.intraNxN ? 1 : 0) + (top >= 0 && mbKind[top] != Kind.intraNxN ? 1 : 0)
@@ -94,13 +102,14 @@ extension NativeH264Decoder {
     }
 
     /// mb_type of an intra macroblock (Table 9-36): in I slices (ctxIdxOffset 3, the first bin's
-    /// ctxIdxInc from the neighbours) or as the suffix in P slices (ctxIdxOffset 17). Returns mb_type of
+    /// ctxIdxInc from the neighbours) or as the suffix in P slices (ctxIdxOffset 17) and B slices
+    /// (ctxIdxOffset 32). Returns mb_type of
     /// Table 7-11 (0 I_NxN, 1…24 I_16x16, 25 I_PCM).
     @inline(__always)
     func intraMacroblockType(_ engine: inout CABACDecoder, offset: Int, firstIncrement: Int) -> Int {
         if engine.decision(offset + firstIncrement) == 0 { return 0 }
         if engine.terminate() == 1 { return 25 }
-        let isSuffix = offset == 17
+        let isSuffix = offset != 3
         let luma = engine.decision(offset + (isSuffix ? 1 : 3))
         var chroma = 0
         if engine.decision(offset + (isSuffix ? 2 : 4)) == 1 {
@@ -242,8 +251,8 @@ extension NativeH264Decoder {
         }
         func partition(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ ref: Int, _ shape: Int, _ engine: inout CABACDecoder,
                        _ context: inout SliceContext) throws(SliceDataError) {
-            let mvdX = try motionVectorDifference(mb, x: x, y: y, component: 0, left: left, top: top, &engine)
-            let mvdY = try motionVectorDifference(mb, x: x, y: y, component: 1, left: left, top: top, &engine)
+            let mvdX = try motionVectorDifference(mb, x: x, y: y, table: cabac.mvdX, offset: 40, left: left, top: top, &engine)
+            let mvdY = try motionVectorDifference(mb, x: x, y: y, table: cabac.mvdY, offset: 47, left: left, top: top, &engine)
             let absX = UInt8(min(mvdX.magnitude, 255)), absY = UInt8(min(mvdY.magnitude, 255))
             for j in y..<(y + h) {
                 for i in x..<(x + w) {
@@ -255,7 +264,12 @@ extension NativeH264Decoder {
             let mv = (predictor.0 &+ mvdX, predictor.1 &+ mvdY)
             let reference = referencePicture(ref, &context)
             fill(mb, x: x, y: y, w: w, h: h, ref: ref, mv: mv, identity: Int32(truncatingIfNeeded: reference?.identity ?? -1))
-            predictInter(mb, x: x, y: y, w: w, h: h, mv: mv, reference: reference, picture: context.picture)
+            if context.weights.mode == .none {
+                predictInter(mb, x: x, y: y, w: w, h: h, mv: mv, reference: reference, picture: context.picture)
+            } else {
+                // Explicit weighted prediction of P slices (weighted_pred_flag, §8.4.2.3).
+                predictPartition(mb, x: x, y: y, w: w, h: h, ref0: ref, mv0: mv, ref1: -1, mv1: (0, 0), &context)
+            }
         }
         switch type {
         case 0:
@@ -312,16 +326,18 @@ extension NativeH264Decoder {
         }
     }
 
-    /// One component of mvd_l0 (§9.3.2.3: UEG3, signed, uCoff 9; prefix contexts §9.3.3.1.1.7 from the sum of
-    /// the neighbouring blocks' absolute differences, ctxIdx 40…46 horizontal, 47…53 vertical).
+    /// One component of mvd_l0 or mvd_l1 (§9.3.2.3: UEG3, signed, uCoff 9; prefix contexts §9.3.3.1.1.7 from
+    /// the sum of the neighbouring blocks' absolute differences in the same list, ctxIdx 40…46 horizontal,
+    /// 47…53 vertical).
+    /// - Parameters:
+    ///   - table: the absolute differences of that list and component (``CABACNeighbourTables/mvdX`` …).
+    ///   - offset: ctxIdxOffset, 40 for the horizontal component, 47 for the vertical one.
     @inline(__always)
-    func motionVectorDifference(_ mb: Int, x: Int, y: Int, component: Int, left: Int, top: Int,
+    func motionVectorDifference(_ mb: Int, x: Int, y: Int, table: UnsafeMutablePointer<UInt8>, offset: Int, left: Int, top: Int,
                                 _ engine: inout CABACDecoder) throws(SliceDataError) -> Int32 {
-        let table = component == 0 ? cabac.mvdX : cabac.mvdY
         let a = x > 0 ? Int(table[mb * 16 + y * 4 + x - 1]) : (left >= 0 ? Int(table[left * 16 + y * 4 + 3]) : 0)
         let b = y > 0 ? Int(table[mb * 16 + (y - 1) * 4 + x]) : (top >= 0 ? Int(table[top * 16 + 12 + x]) : 0)
         let sum = a + b
-        let offset = component == 0 ? 40 : 47
         if engine.decision(offset + (sum < 3 ? 0 : (sum > 32 ? 2 : 1))) == 0 { return 0 }
         var value = 1
         while value < 9 && engine.decision(offset + (value < 4 ? value + 2 : 6)) == 1 { value += 1 }
@@ -331,7 +347,7 @@ extension NativeH264Decoder {
             while engine.bypass() == 1 {
                 value += 1 << k
                 k += 1
-                guard k < 24 else { throw SliceDataError(field: "mvd_l0 (suffix too long)") }
+                guard k < 24 else { throw SliceDataError(field: "mvd_lX (suffix too long)") }
             }
             while k > 0 {
                 k -= 1

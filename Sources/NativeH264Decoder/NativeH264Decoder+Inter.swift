@@ -195,7 +195,7 @@ extension NativeH264Decoder {
         }
         let cbp = try readCodedBlockPattern(&reader, intra: false, context)
         // transform_size_8x8_flag (§7.3.5): luma coded, and no sub-macroblock partition below 8x8.
-        let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag && (type != 3 || subTypes[0] | subTypes[1] | subTypes[2] | subTypes[3] == 0) && reader.bit()
+        let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag && (type < 3 || subTypes[0] | subTypes[1] | subTypes[2] | subTypes[3] == 0) && reader.bit()
         if cbp != 0 { try readQPDelta(&reader, &context) }
         record(mb, kind: Kind.inter, qp: context.qp, context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }

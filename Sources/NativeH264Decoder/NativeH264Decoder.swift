@@ -2,19 +2,18 @@ import Bitstream
 import H264
 import MediaCore
 
-/// A pure-Swift H.264 decoder: Constrained Baseline, Main and High progressive without B slices under CABAC (CAVLC
-/// or CABAC, I and P slices, several slices in any order, several reference frames with list modification and adaptive
-/// marking, I_PCM, the 8x8 transform and Intra 8x8, scaling matrices, 4:2:0 and 4:0:0), and the B slices, direct
-/// prediction and weighted prediction of Main with CAVLC; output in display order through the decoded picture
-/// buffer's bumping process (§C.4.5.3).
+/// A pure-Swift H.264 decoder: Constrained Baseline, Main and High progressive (CAVLC or CABAC; I, P and B
+/// slices, several slices in any order, several reference frames with list modification and adaptive marking,
+/// direct prediction spatial and temporal, weighted prediction explicit and implicit, I_PCM, the 8x8 transform
+/// and Intra 8x8 in every slice type, scaling matrices, 4:2:0 and 4:0:0); output in display order through the
+/// decoded picture buffer's bumping process (§C.4.5.3).
 ///
 /// Feed it NAL units in decoding order (without start codes or length prefixes) with a timestamp for
 /// the access unit they belong to; it returns the frames that became ready for output. A picture
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Unsupported features (B slices under CABAC, the 8x8 transform in B slices, SP/SI slices, field pictures and
-/// MBAFF, FMO with several slice groups, high bit depths) are refused with
+/// Unsupported features (SP/SI slices, field pictures and MBAFF, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -293,12 +292,7 @@ public final class NativeH264Decoder {
     /// Refuses what this decoder does not implement, naming it.
     func checkSupport(sps: H264SequenceParameterSet, pps: H264PictureParameterSet, header: H264SliceHeader) throws(NativeH264DecoderError) {
         switch header.sliceType {
-        case .i, .p: break
-        case .b:
-            // The CABAC slice data parses I and P macroblocks; the B syntax elements under CABAC are not written yet.
-            if pps.entropyCodingModeFlag { throw .unsupportedFeature("B slices with CABAC", nalIndex: nalIndex) }
-            // The B macroblock layer does not read transform_size_8x8_flag yet (§7.3.5, direct_8x8_inference_flag).
-            if pps.transform8x8ModeFlag { throw .unsupportedFeature("the 8x8 transform in B slices", nalIndex: nalIndex) }
+        case .i, .p, .b: break
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag { throw .unsupportedFeature("interlaced coding (frame_mbs_only_flag 0)", nalIndex: nalIndex) }

@@ -88,14 +88,4 @@ struct CABACStreamTests {
         #expect(ours.count == 24 && ours == reference, "\(size) \(options): \(ours.count) frames; first differing \(String(describing: zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset))")
         #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
     }
-
-    @Test("B slices under CABAC, and the 8x8 transform in B slices, are still refused by name")
-    func refusals() throws {
-        let withB = try Self.x264Stream(size: "64x48", frames: 8, options: ["--profile", "main", "--bframes", "2", "--b-adapt", "0"])
-        let result = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: withB))))
-        #expect(result.errors.contains { if case let .unsupportedFeature(feature, _) = $0 { feature == "B slices with CABAC" } else { false } })
-        let highB = try Self.x264Stream(size: "64x48", frames: 8, options: ["--profile", "high", "--no-cabac", "--bframes", "2", "--b-adapt", "0"])
-        let high = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: highB))))
-        #expect(high.errors.contains { if case let .unsupportedFeature(feature, _) = $0 { feature == "the 8x8 transform in B slices" } else { false } })
-    }
 }

@@ -14,7 +14,9 @@ struct ConformanceTests {
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard columns.count > 4, columns[0] != "name" else { continue }
-            table[String(columns[1])] = String(columns[4])
+            // input_file is the stream's name, or a path inside the official archive (FRExt_MMCO4_Sony_B/…): the name is its last part.
+            let name = columns[1].split(separator: "/").last.map(String.init) ?? String(columns[1])
+            table[name] = String(columns[4])
         }
         return table
     }
@@ -78,6 +80,11 @@ struct ConformanceTests {
             // Streams with deliberate loss are concealed differently from ffmpeg; every other stream must match or be refused.
             let unexpected = different.filter { !$0.contains("LOST") && !$0.hasPrefix("Error_") }
             #expect(unexpected.isEmpty, "\(unexpected)")
+            if folder == "jvt-frext" {
+                // What is refused is only what is not written yet: interlaced coding (field pictures, MBAFF) and high bit depths.
+                let refusedOtherwise = unsupported.filter { !$0.contains("interlaced coding") && !$0.contains("bit depth above 8") }
+                #expect(refusedOtherwise.isEmpty, "\(refusedOtherwise)")
+            }
         }
     }
 }

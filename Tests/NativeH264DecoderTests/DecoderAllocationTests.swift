@@ -25,10 +25,12 @@ struct DecoderAllocationTests {
         case cabacHigh
         /// Main CAVLC with B pictures: temporal direct prediction and implicit weights.
         case bFrames
+        /// High CABAC with B pictures: spatial direct prediction, the 8x8 transform in B macroblocks, implicit weights.
+        case cabacBFrames
     }
 
     /// Allocations of the calling thread while decoding the 10th access unit after warm-up pictures (a P picture; for
-    /// `.bFrames` the 9th, a B picture).
+    /// `.bFrames` and `.cabacBFrames` the 9th, a B picture).
     func accessUnitAllocations(size: String, kind: StreamKind = .baseline) throws -> Int? {
         let path = switch kind {
         case .cabacHigh:
@@ -36,6 +38,9 @@ struct DecoderAllocationTests {
         case .bFrames:
             try BSliceStreamTests.x264MainStream(size: size, options: ["--bframes", "3", "--b-pyramid", "none", "--direct", "temporal",
                                                                       "--weightb", "--ref", "3", "--keyint", "30"])
+        case .cabacBFrames:
+            try CABACBSliceStreamTests.x264Stream(size: size, options: ["--profile", "high", "--bframes", "3", "--b-pyramid", "none",
+                                                                       "--direct", "spatial", "--weightb", "--ref", "3", "--keyint", "30"])
         case .baseline:
             try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
         }
@@ -46,7 +51,7 @@ struct DecoderAllocationTests {
         for unit in units {
             let isSlice = unit.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false
             if isSlice { pictures += 1 }
-            if isSlice && pictures == (kind == .bFrames ? 9 : 10) {
+            if isSlice && pictures == (kind == .bFrames || kind == .cabacBFrames ? 9 : 10) {
                 let before = streamkit_thread_allocation_count()
                 _ = try decoder.decode(nalUnit: unit, timestamp: 0)
                 _ = decoder.endAccessUnit()
@@ -86,6 +91,16 @@ struct DecoderAllocationTests {
             return
         }
         #expect(large <= small + 8, "B pictures: 176x144: \(small) allocations, 704x576: \(large)")
+        #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+
+    @Test func cabacBPicturesAllocateNoMoreWithTheMacroblockCount() throws {
+        guard let small = try accessUnitAllocations(size: "176x144", kind: .cabacBFrames),
+              let large = try accessUnitAllocations(size: "704x576", kind: .cabacBFrames) else {
+            Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
+            return
+        }
+        #expect(large <= small + 8, "CABAC B pictures: 176x144: \(small) allocations, 704x576: \(large)")
         #expect(small < 99, "\(small) allocations for 99 macroblocks")
     }
 }
