@@ -73,4 +73,5 @@ static inline long streamkit_ssl_ctx_set_ecdh_auto(SSL_CTX *context) {
     return SSL_CTX_set1_groups_list(context, "P-256:X25519:P-384");
 }
 static inline int streamkit_mbstring_asc(void) { return MBSTRING_ASC; }
+static inline int streamkit_bio_reset(BIO *bio) { return (int)BIO_reset(bio); }
 #endif
