@@ -113,6 +113,8 @@ final class AESGCM {
 /// HMAC-SHA1 (RFC 2104) keyed once (RFC 3711 §4.2.1); each tag restarts the context with the same key.
 final class HMACSHA1 {
     private let context: OpaquePointer
+    /// The full 20-byte MAC and the 4-byte suffix, in memory of the context's own.
+    private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 24, alignment: 8)
 
     /// - Parameter key: the 20-byte session authentication key.
     /// - Throws: ``SRTPError/cipherFailed(operation:)``.
@@ -123,7 +125,10 @@ final class HMACSHA1 {
         self.context = context
     }
 
-    deinit { EVP_MAC_CTX_free(context) }
+    deinit {
+        EVP_MAC_CTX_free(context)
+        scratch.deallocate()
+    }
 
     /// The first bytes of HMAC-SHA1 over `message` followed by the 4-byte `suffix`, written at `output`.
     /// - Parameters:
@@ -137,19 +142,15 @@ final class HMACSHA1 {
         if let base = message.baseAddress, message.count > 0 {
             guard EVP_MAC_update(context, base.assumingMemoryBound(to: UInt8.self), message.count) == 1 else { return false }
         }
+        let full = scratch.assumingMemoryBound(to: UInt8.self)
         if let suffix {
-            var bigEndian = suffix.bigEndian
-            let ok = withUnsafeBytes(of: &bigEndian) {
-                EVP_MAC_update(context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), 4) == 1
-            }
-            guard ok else { return false }
+            (scratch + 20).storeBytes(of: suffix.bigEndian, as: UInt32.self)
+            guard EVP_MAC_update(context, full + 20, 4) == 1 else { return false }
         }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { full in
-            var produced = 0
-            guard EVP_MAC_final(context, full.baseAddress, &produced, 20) == 1, produced == 20 else { return false }
-            output.copyMemory(from: full.baseAddress!, byteCount: min(length, 20))
-            return true
-        }
+        var produced = 0
+        guard EVP_MAC_final(context, full, &produced, 20) == 1, produced == 20 else { return false }
+        output.copyMemory(from: scratch, byteCount: min(length, 20))
+        return true
     }
 }
 #endif

@@ -18,15 +18,21 @@ public final class SRTPContext: @unchecked Sendable {
 
     /// The state of one SSRC in one direction.
     struct Stream {
+        var ssrc: UInt32
         var counter = SRTPRolloverCounter()
         var window = SRTPReplayWindow()
         var rtcpIndex: UInt32 = 0
         var rtcpWindow = SRTPReplayWindow()
     }
 
-    private var sending: [UInt32: Stream] = [:]
-    private var receiving: [UInt32: Stream] = [:]
+    /// The streams of each direction, searched linearly (a session has a handful; ``streamLimit`` bounds them). An array,
+    /// not a dictionary: its elements are mutated in place without the coroutine frames a dictionary's accessors allocate
+    /// in debug builds.
+    private var sending: [Stream] = []
+    private var receiving: [Stream] = []
     private let keys: SRTPSessionKeys
+    /// 32 bytes for the IV and a computed tag: per-context memory, so no packet allocates.
+    private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 16)
 
     #if OpenSSL
     private let rtpCounterMode: AESCounterMode?
@@ -72,15 +78,17 @@ public final class SRTPContext: @unchecked Sendable {
         #endif
     }
 
+    deinit { scratch.deallocate() }
+
     /// The rollover counter of a stream this context sends, or `nil` before its first packet.
     /// - Parameter ssrc: the stream.
     /// - Returns: the ROC.
-    public func sendingRollover(ssrc: UInt32) -> UInt32? { sending[ssrc]?.counter.rollover }
+    public func sendingRollover(ssrc: UInt32) -> UInt32? { sending.first { $0.ssrc == ssrc }?.counter.rollover }
 
     /// The rollover counter of a stream this context receives, or `nil` before its first authenticated packet.
     /// - Parameter ssrc: the stream.
     /// - Returns: the ROC.
-    public func receivingRollover(ssrc: UInt32) -> UInt32? { receiving[ssrc]?.counter.rollover }
+    public func receivingRollover(ssrc: UInt32) -> UInt32? { receiving.first { $0.ssrc == ssrc }?.counter.rollover }
 
     /// Sets the next SRTCP index a sent stream uses (for test vectors and for resuming a stream).
     /// - Parameters:
@@ -88,14 +96,36 @@ public final class SRTPContext: @unchecked Sendable {
     ///   - ssrc: the stream.
     /// - Throws: ``SRTPError/tooManyStreams(limit:)``.
     public func setNextSRTCPIndex(_ index: UInt32, ssrc: UInt32) throws(SRTPError) {
-        try ensureStream(ssrc, in: &sending)
-        sending[ssrc]?.rtcpIndex = index & 0x7FFF_FFFF
+        let slot = try sendingSlot(ssrc)
+        sending[slot].rtcpIndex = index & 0x7FFF_FFFF
     }
 
-    private func ensureStream(_ ssrc: UInt32, in table: inout [UInt32: Stream]) throws(SRTPError) {
-        guard table[ssrc] == nil else { return }
-        guard table.count < Self.streamLimit else { throw .tooManyStreams(limit: Self.streamLimit) }
-        table[ssrc] = Stream()
+    /// The index of a sent stream, made on its first packet.
+    private func sendingSlot(_ ssrc: UInt32) throws(SRTPError) -> Int {
+        var slot = 0
+        while slot < sending.count {
+            if sending[slot].ssrc == ssrc { return slot }
+            slot += 1
+        }
+        guard sending.count < Self.streamLimit else { throw .tooManyStreams(limit: Self.streamLimit) }
+        sending.append(Stream(ssrc: ssrc))
+        return slot
+    }
+
+    /// The index of a received stream, or `nil` before its first authenticated packet.
+    private func receivingSlot(_ ssrc: UInt32) throws(SRTPError) -> Int? {
+        var slot = 0
+        while slot < receiving.count {
+            if receiving[slot].ssrc == ssrc { return slot }
+            slot += 1
+        }
+        guard receiving.count < Self.streamLimit else { throw .tooManyStreams(limit: Self.streamLimit) }
+        return nil
+    }
+
+    /// Stores a received stream's state after an authenticated packet.
+    private func storeReceiving(_ stream: Stream, at slot: Int?) {
+        if let slot { receiving[slot] = stream } else { receiving.append(stream) }
     }
 
     // MARK: - SRTP (RFC 3711 §3.3; RFC 7714 §8)
@@ -117,13 +147,13 @@ public final class SRTPContext: @unchecked Sendable {
         guard total <= buffer.count else { throw .bufferTooSmall(needed: total, available: buffer.count) }
         let sequence = RTPHeaderSize.uint16(base, at: 2)
         let ssrc = RTPHeaderSize.uint32(base, at: 8)
-        try ensureStream(ssrc, in: &sending)
-        let (roc, index) = sending[ssrc]!.counter.estimate(sequence)
+        let slot = try sendingSlot(ssrc)
+        let (roc, index) = sending[slot].counter.estimate(sequence)
         guard index < (1 << 48) - 1 else { throw .indexExhausted(ssrc: ssrc) }
-        sending[ssrc]!.counter.update(index: index)
+        sending[slot].counter.update(index: index)
         #if OpenSSL
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { ivBuffer throws(SRTPError) in
-            let iv = UnsafeMutableRawPointer(ivBuffer.baseAddress!)
+        do {
+            let iv = scratch
             switch profile {
             case .aes128CounterModeHMACSHA1_80:
                 counterModeIV(iv, salt: keys.rtp.salt, ssrc: ssrc, index: index)
@@ -163,9 +193,8 @@ public final class SRTPContext: @unchecked Sendable {
         let header = try RTPHeaderSize.rtp(base, length: plainLength)
         let sequence = RTPHeaderSize.uint16(base, at: 2)
         let ssrc = RTPHeaderSize.uint32(base, at: 8)
-        let known = receiving[ssrc]
-        if known == nil, receiving.count >= Self.streamLimit { throw .tooManyStreams(limit: Self.streamLimit) }
-        let stream = known ?? Stream()
+        let slot = try receivingSlot(ssrc)
+        let stream = slot.map { receiving[$0] } ?? Stream(ssrc: ssrc)
         let (roc, index) = stream.counter.estimate(sequence)
         switch stream.window.check(index) {
         case .fresh: break
@@ -173,9 +202,9 @@ public final class SRTPContext: @unchecked Sendable {
         case .tooOld: throw .outsideReplayWindow(ssrc: ssrc, index: index, highest: stream.window.highest ?? 0)
         }
         #if OpenSSL
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch throws(SRTPError) in
-            let iv = UnsafeMutableRawPointer(scratch.baseAddress!)
-            let computed = iv + 16
+        do {
+            let iv = scratch
+            let computed = scratch + 16
             switch profile {
             case .aes128CounterModeHMACSHA1_80:
                 guard rtpHMAC!.tag(UnsafeRawBufferPointer(start: base, count: plainLength), suffix: roc, into: computed,
@@ -199,7 +228,7 @@ public final class SRTPContext: @unchecked Sendable {
         var updated = stream
         updated.counter.update(index: index)
         updated.window.accept(index)
-        receiving[ssrc] = updated
+        storeReceiving(updated, at: slot)
         return plainLength
     }
 
@@ -222,14 +251,14 @@ public final class SRTPContext: @unchecked Sendable {
         let total = length + profile.rtcpOverhead
         guard total <= buffer.count else { throw .bufferTooSmall(needed: total, available: buffer.count) }
         let ssrc = RTPHeaderSize.uint32(base, at: 4)
-        try ensureStream(ssrc, in: &sending)
-        let index = sending[ssrc]!.rtcpIndex
+        let slot = try sendingSlot(ssrc)
+        let index = sending[slot].rtcpIndex
         guard index <= 0x7FFF_FFFF else { throw .indexExhausted(ssrc: ssrc) }
-        sending[ssrc]!.rtcpIndex = index + 1
+        sending[slot].rtcpIndex = index + 1
         let trailer = 0x8000_0000 | index
         #if OpenSSL
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { ivBuffer throws(SRTPError) in
-            let iv = UnsafeMutableRawPointer(ivBuffer.baseAddress!)
+        do {
+            let iv = scratch
             switch profile {
             case .aes128CounterModeHMACSHA1_80:
                 counterModeIV(iv, salt: keys.rtcp.salt, ssrc: ssrc, index: UInt64(index))
@@ -275,18 +304,17 @@ public final class SRTPContext: @unchecked Sendable {
         let trailer = RTPHeaderSize.uint32(base, at: trailerOffset)
         let encrypted = trailer & 0x8000_0000 != 0
         let index = trailer & 0x7FFF_FFFF
-        let known = receiving[ssrc]
-        if known == nil, receiving.count >= Self.streamLimit { throw .tooManyStreams(limit: Self.streamLimit) }
-        let stream = known ?? Stream()
+        let slot = try receivingSlot(ssrc)
+        let stream = slot.map { receiving[$0] } ?? Stream(ssrc: ssrc)
         switch stream.rtcpWindow.check(UInt64(index)) {
         case .fresh: break
         case .replayed: throw .replayed(ssrc: ssrc, index: UInt64(index))
         case .tooOld: throw .outsideReplayWindow(ssrc: ssrc, index: UInt64(index), highest: stream.rtcpWindow.highest ?? 0)
         }
         #if OpenSSL
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch throws(SRTPError) in
-            let iv = UnsafeMutableRawPointer(scratch.baseAddress!)
-            let computed = iv + 16
+        do {
+            let iv = scratch
+            let computed = scratch + 16
             switch profile {
             case .aes128CounterModeHMACSHA1_80:
                 let tagLength = profile.tagLength
@@ -317,7 +345,7 @@ public final class SRTPContext: @unchecked Sendable {
         #endif
         var updated = stream
         updated.rtcpWindow.accept(UInt64(index))
-        receiving[ssrc] = updated
+        storeReceiving(updated, at: slot)
         return plainLength
     }
 

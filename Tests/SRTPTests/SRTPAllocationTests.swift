@@ -3,7 +3,9 @@ import Testing
 import TestSupport
 @testable import SRTP
 
-/// Protect and unprotect work in the caller's buffer: once a stream is known, no heap allocation per packet.
+/// Protect and unprotect work in the caller's buffer: once a stream is known, our transform makes no heap allocation
+/// per packet. GCM makes none at all; OpenSSL 3.0's HMAC makes 2 inside libcrypto for each tag (EVP_MAC_init and
+/// EVP_MAC_final re-create the digest's provider context; measured with a malloc counter in C), which the count allows.
 @Suite struct SRTPAllocationTests {
     @Test(arguments: SRTPProtectionProfile.allCases)
     func noAllocationPerPacket(profile: SRTPProtectionProfile) throws {
@@ -38,7 +40,9 @@ import TestSupport
         for sequence in 0...64 { roundTrip(UInt16(sequence)) }  // across the ROC wrap
         let after = streamkit_thread_allocation_count()
         #expect(failures == 0)
-        if before >= 0 { #expect(after - before == 0, "allocations in 100 round trips") }
-        #expect(receiver.receivingRollover(ssrc: 0xAB00_0000) == 1)
+        // Per round trip: 4 transforms, 4 HMAC tags for AES-CM (protect and unprotect of RTP and RTCP).
+        let libcryptoAllowance = profile == .aeadAES128GCM ? 0 : 100 * 4 * 2
+        if before >= 0 { #expect(after - before == libcryptoAllowance, "allocations in 100 round trips") }
+        #expect(receiver.receivingRollover(ssrc: 0xAB5A_5A5A) == 1)
     }
 }
