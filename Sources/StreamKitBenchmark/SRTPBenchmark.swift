@@ -71,6 +71,7 @@ func benchmarkSRTP(packetSize: Int, packets: Int, rounds: Int) throws {
             for index in 0..<packets {
                 let packet = arena.baseAddress! + index * slot
                 packet.storeBytes(of: 0x81, as: UInt8.self)
+                packet.storeBytes(of: UInt32(0x1234_5678).bigEndian, toByteOffset: 4, as: UInt32.self)  // one SSRC
                 let buffer = UnsafeMutableRawBufferPointer(rebasing: arena[index * slot..<(index + 1) * slot])
                 sink &+= try rtcpSender.protectRTCP(buffer, length: size)
             }
