@@ -173,7 +173,8 @@ public final class SRTPContext: @unchecked Sendable {
     }
 
     /// Unprotects an SRTP packet in place (RFC 3711 §3.3, steps 1–7 for the receiver): estimates its index, checks
-    /// the replay window, authenticates, decrypts, then moves the ROC and the window.
+    /// the replay window, authenticates, decrypts, then moves the ROC and the window. A packet that fails changes no
+    /// state; with GCM its payload bytes in `buffer` are then garbage (decryption and the tag check are one step).
     /// - Parameters:
     ///   - buffer: holds the SRTP packet at its start.
     ///   - length: the SRTP packet's length.

@@ -1,3 +1,4 @@
+#if OpenSSL
 import Foundation
 import NetworkIO
 import SRTP
@@ -200,3 +201,4 @@ struct DTLSEngineTests {
         #expect(throws: DTLSError.self) { try DTLSFingerprint(sdp: "sha-256 " + text.dropFirst(11)) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenSSL
 import Testing
 import TestSupport
 @testable import SRTP
@@ -124,3 +125,4 @@ struct PyLibSRTPTests {
         #expect(opened.allSatisfy { $0 == nil })
     }
 }
+#endif

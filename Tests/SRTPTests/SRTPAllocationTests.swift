@@ -1,3 +1,4 @@
+#if OpenSSL
 import CAllocationCounter
 import Testing
 import TestSupport
@@ -46,3 +47,4 @@ import TestSupport
         #expect(receiver.receivingRollover(ssrc: 0xAB5A_5A5A) == 1)
     }
 }
+#endif
