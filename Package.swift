@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "TransportErrors", targets: ["TransportErrors"]),
         .library(name: "RTSPMessages", targets: ["RTSPMessages"]),
         .library(name: "RTMPWire", targets: ["RTMPWire"]),
+        .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Live", targets: ["Live"]),
@@ -87,13 +88,16 @@ let package = Package(
         .target(name: "RTSPMessages", dependencies: ["Bitstream"]),
         // RTMP: handshake, chunk stream, messages, control messages and events, commands over Containers' AMF0.
         .target(name: "RTMPWire", dependencies: ["Bitstream", "Containers", "TransportErrors"]),
+        // SRTP/SRTCP (RFC 3711, RFC 7714): the packet transform on bytes; its ciphers from libcrypto (trait OpenSSL),
+        // without which a context fails with SRTPError.unavailable.
+        .target(name: "SRTP", dependencies: [.target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"]))]),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-openssl-dev"])]),
         // The network layer: the epoll event loop, TCP and UDP, TLS (trait OpenSSL), SRT sockets (trait SRT).
         .target(name: "NetworkIO", dependencies: [
-            "POSIX", "TransportErrors",
+            "POSIX", "TransportErrors", "SRTP",
             .target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"])),
             .target(name: "CSRT", condition: .when(traits: ["SRT"])),
         ]),
@@ -114,7 +118,7 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "AAC", "RTP", "NativeH264Kernels", "NativeH264", "NativeH264Decoder", "NativeAAC", "Containers", "MediaCore"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "AAC", "RTP", "NativeH264Kernels", "NativeH264", "NativeH264Decoder", "NativeAAC", "Containers", "MediaCore", "SRTP"], path: "Sources/StreamKitBenchmark"),
         // Our RTSP server replaying a capture, for scripts/benchmark-rtsp-server.sh (CPU per client).
         .executableTarget(name: "streamkit-rtsp-benchmark-server", dependencies: ["Transport", "POSIX"],
                           path: "Sources/RTSPServerBenchmark"),
@@ -122,7 +126,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder", "SRTP", "NetworkIO"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -158,6 +162,8 @@ let package = Package(
         // The live pipeline in process: fan-out to files, nginx-rtmp and the RTSP server, checked by ffprobe and ffmpeg.
         .testTarget(name: "LiveTests", dependencies: ["StreamKit", "TestSupport"]),
         .testTarget(name: "NativeAACTests", dependencies: ["NativeAAC", "AAC", "Bitstream", "MediaCore", "CodecInterface", "TestSupport"]),
+        // SRTP against RFC 3711/7714 vectors and pylibsrtp; DTLS-SRTP against openssl s_server/s_client.
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "NetworkIO", "POSIX", "TestSupport", "CAllocationCounter"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

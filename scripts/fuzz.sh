@@ -10,9 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"; shift || true
 
-swift build -c release --product streamkit-fuzz -Xswiftc -sanitize=fuzzer,address \
-    --scratch-path .build/fuzz >/dev/null
-bin=".build/fuzz/release/streamkit-fuzz"
+# STREAMKIT_FUZZ_TRAITS=OpenSSL builds with that trait (the srtp and dtls families need it), in a build folder of its own.
+traits="${STREAMKIT_FUZZ_TRAITS:-}"
+scratch=".build/fuzz${traits:+-$traits}"
+swift build -c release --product streamkit-fuzz -Xswiftc -sanitize=fuzzer,address ${traits:+--traits "$traits"} \
+    --scratch-path "$scratch" >/dev/null
+bin="$scratch/release/streamkit-fuzz"
 
 corpus="$(mktemp -d)"
 trap 'rm -rf "$corpus"' EXIT

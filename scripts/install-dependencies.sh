@@ -66,6 +66,12 @@ if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ]; then
     fi
     echo "modern ffmpeg: $("$venv/bin/python" -c 'import imageio_ffmpeg as i; print(i.get_ffmpeg_exe())')" >&2
 fi
+# libsrtp through pylibsrtp: the SRTP peer of Tests/SRTPTests (PyLibSRTP in TestSupport), in the same environment.
+if [ -z "${STREAMKIT_PYLIBSRTP_PYTHON:-}" ] && ! "$venv/bin/python" -c 'import pylibsrtp' >/dev/null 2>&1; then
+    echo "installing: pylibsrtp into $venv" >&2
+    [ -x "$venv/bin/python" ] || { mkdir -p .build; python3 -m venv "$venv"; }
+    "$venv/bin/pip" install --quiet pylibsrtp
+fi
 # The benchmarks' analysis: numpy (BD-rate) and matplotlib (RD-curve plot), in the same environment.
 if ! "$venv/bin/python" -c 'import numpy, matplotlib' >/dev/null 2>&1; then
     echo "installing: numpy matplotlib into $venv" >&2

@@ -42,6 +42,10 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     /// transform, direct and weighted prediction, scaling matrices), reference lists and marking, the decoded
     /// picture buffer.
     case h264decoder
+    /// SRTP/SRTCP unprotect on hostile packets, and the protect → unprotect round trip (needs the OpenSSL trait).
+    case srtp
+    /// The DTLS-SRTP engine, both roles, fed hostile datagrams (needs the OpenSSL trait).
+    case dtls
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

@@ -44,6 +44,8 @@ public enum FuzzTargets {
         if families.contains(.ts) { transportStream(bytes) }
         if families.contains(.rtmp) { rtmp(bytes) }
         if families.contains(.h264decoder) { h264Decoder(bytes) }
+        if families.contains(.srtp) { srtp(bytes) }
+        if families.contains(.dtls) { dtls(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

@@ -15,6 +15,7 @@
 //   streamkit-benchmark aac-decode FILE.aac [--loops 20] [--rounds 3]
 //   streamkit-benchmark aac-encode IN.wav OUT.aac [--bitrate 128000] [--rounds 3]
 //   streamkit-benchmark native-decode FILE.264 [--rounds 3] [--yuv OUT.yuv]
+//   streamkit-benchmark srtp [--size 1200] [--packets 20000] [--rounds 5]   (build with --traits OpenSSL)
 //
 // annexb-to-avcc: Annex B → AVCC conversion and a memcpy of the same bytes (FILE repeated to the size).
 // bits: slice headers of an H.264 stream read with the legacy and the current BitReader, and a stream
@@ -30,6 +31,11 @@ try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
         benchmarkSliceHeaders(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
         print("")
         benchmarkBitStream(elementCount: $0.option("--elements", default: 2_000_000), rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "srtp", synopsis: "[--size BYTES] [--packets N] [--rounds N]", input: .none) {
+        try benchmarkSRTP(packetSize: $0.option("--size", default: 1200, minimum: 13),
+                          packets: $0.option("--packets", default: 20_000, minimum: 1),
+                          rounds: $0.option("--rounds", default: 5, minimum: 1))
     },
     BenchmarkCommand(name: "rtp", synopsis: "FILE [--megabytes N] [--rounds N]", input: .bytes) {
         try benchmarkRTP(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
