@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "TransportErrors", targets: ["TransportErrors"]),
         .library(name: "RTSPMessages", targets: ["RTSPMessages"]),
         .library(name: "RTMPWire", targets: ["RTMPWire"]),
+        .library(name: "HTTPMessages", targets: ["HTTPMessages"]),
+        .library(name: "STUN", targets: ["STUN"]),
         .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Live", targets: ["Live"]),
@@ -87,6 +89,11 @@ let package = Package(
         .target(name: "RTSPMessages", dependencies: ["Bitstream"]),
         // RTMP: handshake, chunk stream, messages, control messages and events, commands over Containers' AMF0.
         .target(name: "RTMPWire", dependencies: ["Bitstream", "Containers", "TransportErrors"]),
+        // HTTP/1.1 messages: request and response parsers within caps (Content-Length and chunked bodies), writing.
+        .target(name: "HTTPMessages"),
+        // STUN (RFC 8489) messages with MESSAGE-INTEGRITY (pure-Swift HMAC-SHA1) and FINGERPRINT (CRC-32), the ICE
+        // attributes (RFC 8445), and RFC 7983's first-byte demultiplexing of STUN, DTLS and RTP on one port.
+        .target(name: "STUN"),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -101,6 +108,7 @@ let package = Package(
         // re-exports the network layer and the wire modules, so `import Transport` is all a caller needs.
         .target(name: "Transport", dependencies: [
             "NetworkIO", "TransportErrors", "RTSPMessages", "RTMPWire", "POSIX", "MediaCore", "Bitstream", "Containers",
+            "HTTPMessages", "STUN",
         ]),
         // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
         .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore",
