@@ -130,7 +130,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder", "HTTPMessages", "STUN"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -166,6 +166,9 @@ let package = Package(
         // The live pipeline in process: fan-out to files, nginx-rtmp and the RTSP server, checked by ffprobe and ffmpeg.
         .testTarget(name: "LiveTests", dependencies: ["StreamKit", "TestSupport"]),
         .testTarget(name: "NativeAACTests", dependencies: ["NativeAAC", "AAC", "Bitstream", "MediaCore", "CodecInterface", "TestSupport"]),
+        // HTTP/1.1, STUN, ICE-lite and the WebRTC SDP answer against curl, python, aioice, aiortc and Chromium.
+        .testTarget(name: "WebNetTests", dependencies: ["Transport", "HTTPMessages", "STUN", "RTP", "RTSPMessages", "POSIX", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -41,6 +41,12 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     /// The native H.264 decoder: slice data (macroblock layer, CAVLC and CABAC, the 8x8 transform,
     /// scaling matrices), reference lists and marking, the decoded picture buffer.
     case h264decoder
+    /// HTTP/1.1 request and response parsing (Content-Length, chunked, pipelining, caps).
+    case http
+    /// STUN messages (RFC 8489): parsing, integrity and fingerprint checks, rewriting; the ICE-lite answer.
+    case stun
+    /// WebRTC offers (JSEP) and the ICE-lite answer built from them.
+    case webrtcSDP
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])
