@@ -66,6 +66,11 @@ if [ -z "${STREAMKIT_MODERN_FFMPEG:-}" ]; then
     fi
     echo "modern ffmpeg: $("$venv/bin/python" -c 'import imageio_ffmpeg as i; print(i.get_ffmpeg_exe())')" >&2
 fi
+# The WebRTC, STUN/ICE and HTTP peers of WebNetTests: aiortc (with aioice) and requests, in the same environment.
+if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c 'import aiortc, aioice, requests' >/dev/null 2>&1; then
+    echo "installing: aiortc and requests into $venv" >&2
+    "$venv/bin/pip" install --quiet aiortc requests
+fi
 # The benchmarks' analysis: numpy (BD-rate) and matplotlib (RD-curve plot), in the same environment.
 if ! "$venv/bin/python" -c 'import numpy, matplotlib' >/dev/null 2>&1; then
     echo "installing: numpy matplotlib into $venv" >&2
