@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "RTSPMessages", targets: ["RTSPMessages"]),
         .library(name: "RTMPWire", targets: ["RTMPWire"]),
         .library(name: "SRTP", targets: ["SRTP"]),
+        .library(name: "HTTPMessages", targets: ["HTTPMessages"]),
+        .library(name: "STUN", targets: ["STUN"]),
         .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Live", targets: ["Live"]),
@@ -91,6 +93,11 @@ let package = Package(
         // SRTP/SRTCP (RFC 3711, RFC 7714): the packet transform on bytes; its ciphers from libcrypto (trait OpenSSL),
         // without which a context fails with SRTPError.unavailable.
         .target(name: "SRTP", dependencies: [.target(name: "COpenSSL", condition: .when(traits: ["OpenSSL"]))]),
+        // HTTP/1.1 messages: request and response parsers within caps (Content-Length and chunked bodies), writing.
+        .target(name: "HTTPMessages"),
+        // STUN (RFC 8489) messages with MESSAGE-INTEGRITY (pure-Swift HMAC-SHA1) and FINGERPRINT (CRC-32), the ICE
+        // attributes (RFC 8445), and RFC 7983's first-byte demultiplexing of STUN, DTLS and RTP on one port.
+        .target(name: "STUN"),
         // Layer 5
         .target(name: "Capture", dependencies: ["MediaCore", "POSIX"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
@@ -105,6 +112,7 @@ let package = Package(
         // re-exports the network layer and the wire modules, so `import Transport` is all a caller needs.
         .target(name: "Transport", dependencies: [
             "NetworkIO", "TransportErrors", "RTSPMessages", "RTMPWire", "POSIX", "MediaCore", "Bitstream", "Containers",
+            "HTTPMessages", "STUN",
         ]),
         // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
         .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore",
@@ -126,7 +134,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder", "SRTP", "NetworkIO"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder", "SRTP", "NetworkIO", "HTTPMessages", "STUN"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -164,6 +172,9 @@ let package = Package(
         .testTarget(name: "NativeAACTests", dependencies: ["NativeAAC", "AAC", "Bitstream", "MediaCore", "CodecInterface", "TestSupport"]),
         // SRTP against RFC 3711/7714 vectors and pylibsrtp; DTLS-SRTP against openssl s_server/s_client.
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "NetworkIO", "POSIX", "TestSupport", "CAllocationCounter"]),
+        // HTTP/1.1, STUN, ICE-lite and the WebRTC SDP answer against curl, python, aioice, aiortc and Chromium.
+        .testTarget(name: "WebNetTests", dependencies: ["Transport", "HTTPMessages", "STUN", "RTP", "RTSPMessages", "POSIX", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -72,6 +72,11 @@ if [ -z "${STREAMKIT_PYLIBSRTP_PYTHON:-}" ] && ! "$venv/bin/python" -c 'import p
     [ -x "$venv/bin/python" ] || { mkdir -p .build; python3 -m venv "$venv"; }
     "$venv/bin/pip" install --quiet pylibsrtp
 fi
+# The WebRTC, STUN/ICE and HTTP peers of WebNetTests: aiortc (with aioice) and requests, in the same environment.
+if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c 'import aiortc, aioice, requests' >/dev/null 2>&1; then
+    echo "installing: aiortc and requests into $venv" >&2
+    "$venv/bin/pip" install --quiet aiortc requests
+fi
 # The benchmarks' analysis: numpy (BD-rate) and matplotlib (RD-curve plot), in the same environment.
 if ! "$venv/bin/python" -c 'import numpy, matplotlib' >/dev/null 2>&1; then
     echo "installing: numpy matplotlib into $venv" >&2

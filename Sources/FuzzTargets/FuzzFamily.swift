@@ -46,6 +46,12 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case srtp
     /// The DTLS-SRTP engine, both roles, fed hostile datagrams (needs the OpenSSL trait).
     case dtls
+    /// HTTP/1.1 request and response parsing (Content-Length, chunked, pipelining, caps).
+    case http
+    /// STUN messages (RFC 8489): parsing, integrity and fingerprint checks, rewriting; the ICE-lite answer.
+    case stun
+    /// WebRTC offers (JSEP) and the ICE-lite answer built from them.
+    case webrtcSDP
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

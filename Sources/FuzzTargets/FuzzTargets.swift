@@ -46,6 +46,9 @@ public enum FuzzTargets {
         if families.contains(.h264decoder) { h264Decoder(bytes) }
         if families.contains(.srtp) { srtp(bytes) }
         if families.contains(.dtls) { dtls(bytes) }
+        if families.contains(.http) { http(bytes) }
+        if families.contains(.stun) { stun(bytes) }
+        if families.contains(.webrtcSDP) { webrtcOffer(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

@@ -9,3 +9,7 @@
 @_exported import RTSPMessages
 /// The RTMP handshake, chunk stream, messages and commands.
 @_exported import RTMPWire
+/// HTTP/1.1 requests, responses and their parsers.
+@_exported import HTTPMessages
+/// STUN messages and the ICE attributes.
+@_exported import STUN

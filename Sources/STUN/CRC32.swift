@@ -1,0 +1,18 @@
+/// CRC-32 as ISO/IEC 13239 and ITU-T V.42 define it (reflected polynomial 0xEDB88320, initial and final XOR
+/// 0xFFFFFFFF), which STUN's FINGERPRINT uses (RFC 8489 §14.7).
+public enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index -> UInt32 in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    /// The CRC-32 of `bytes`.
+    /// - Parameter bytes: the data.
+    /// - Returns: the checksum.
+    public static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
