@@ -10,6 +10,9 @@ public struct LiveConfiguration: Sendable {
     public var video: CompressionConfiguration
     /// The audio encoder's bit rate (bits per second); sample rate and channels come from the audio source.
     public var audioBitRate: Int
+    /// The audio codec: ``CodecType/aac`` (the default) or ``CodecType/opus`` (libopus through the FFmpeg
+    /// engine; a 48 kHz mono or stereo source; for MP4 destinations — the others carry AAC only so far).
+    public var audioCodec: CodecType = .aac
     /// How the main rendition's bit rate follows the live destinations' links; `nil` keeps it fixed.
     public var adaptation: (any AdaptationPolicy)?
     /// How the audio rate follows when adaptation lowers the video's (``AudioAdaptation``: the audio keeps its
