@@ -113,23 +113,34 @@ struct FFmpegOpusTests {
     func liveRateChange() async throws {
         let session = try AudioEncoderSession(configuration: .opus(channelCount: 2, bitRate: 128_000),
                                               registry: CodecEngineRegistry(engines: [try FFmpegTestSupport.engine("opus")]))
-        let chunks = try AudioRateChangeTests.chunks()
-        let half = chunks.count / 2
-        var frames: [EncodedAudioFrame] = []
-        for chunk in chunks.prefix(half) { frames += try await session.encode(chunk) }
-        try await session.setBitRate(24_000)
-        let switched = frames.count
-        for chunk in chunks.dropFirst(half) { frames += try await session.encode(chunk) }
-        frames += try await session.flush()
-        _ = try await session.close()
-        // Skip a few packets either side of the switch, where the encoder's look-ahead still holds the old rate.
-        func rate(_ slice: ArraySlice<EncodedAudioFrame>) -> Double {
-            Double(slice.reduce(0) { $0 + $1.data.count } * 8) / (Double(slice.count) * 0.02)
+        let collecting = Task {
+            var frames: [EncodedAudioFrame] = []
+            for await frame in session.outputs { frames.append(frame) }
+            return frames
         }
-        let before = rate(frames[5..<(switched - 5)])
-        let after = rate(frames[(switched + 5)..<(frames.count - 5)])
-        #expect(before > 100_000 && before < 150_000, "before: \(before) bit/s")
-        #expect(after > 16_000 && after < 32_000, "after: \(after) bit/s")
+        let chunks = try AudioRateChangeTests.chunks()
+        var switchSample: Int64 = 0
+        for (index, chunk) in chunks.enumerated() {
+            if index == chunks.count / 2 {
+                try await session.setBitRate(24_000)
+                switchSample = Int64(index * 960)
+            }
+            try await session.encode(chunk)
+        }
+        _ = try await session.close()
+        let frames = await collecting.value
+        // Frames wholly before the switch and wholly after it, each less its first half second (the encoder settles).
+        func rate(_ selected: [EncodedAudioFrame]) -> Double {
+            Double(selected.reduce(0) { $0 + $1.data.count } * 8) * 48000 / Double(max(selected.count, 1) * 960)
+        }
+        let before = frames.filter { $0.pts.value >= 24000 && $0.pts.value + 960 <= switchSample }
+        let after = frames.filter { $0.pts.value >= switchSample + 24000 && $0.pts.value + 960 <= 6 * 48000 }
+        let rateBefore = rate(before), rateAfter = rate(after)
+        #expect(abs(rateBefore / 128_000 - 1) <= 0.15, "\(Int(rateBefore)) bit/s before the switch")
+        #expect(abs(rateAfter / 24_000 - 1) <= 0.15, "\(Int(rateAfter)) bit/s after the switch")
+        #expect(before.count > 80 && after.count > 80)
+        print("opus: \(Int(rateBefore)) bit/s before the switch, \(Int(rateAfter)) after")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts })
         let directory = try ExternalTool.temporaryDirectory()
         let path = directory.appendingPathComponent("opus-rate.mp4").path
         var writer = try MP4Writer(path: path, tracks: [.audio(try #require(frames.first).format)])
