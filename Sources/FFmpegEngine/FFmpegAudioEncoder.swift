@@ -131,9 +131,10 @@ final class FFmpegAudioEncoder: AudioEncoder {
         return frames
     }
 
-    /// Changes the target rate while the encoder runs, without reopening it. Opus: libopus is given the new
-    /// rate (`OPUS_SET_BITRATE`) by FFmpeg's wrapper when `AVCodecContext.bit_rate` changes between frames,
-    /// measured in AudioOpusTests. AAC: FFmpeg's `aac` reads
+    /// Changes the target rate while the encoder runs, without reopening it. Opus cannot: FFmpeg's `libopus`
+    /// wrapper (5.1) hands libopus its rate once, when it opens (128 → 24 kbit/s measured: 131 kbit/s before
+    /// and 131 after, FFmpegOpusTests), and a reopen would restart the stream with a second pre-skip; the rate is
+    /// refused with ``CodecError/unsupportedProperty(_:reason:engine:)`` and stays. AAC: FFmpeg's `aac` reads
     /// `AVCodecContext.bit_rate` again for every frame (the bits its rate loop aims at and its coder's bandwidth),
     /// so the open context is given the new value and the next frame follows it; the stream goes on without a
     /// break (no second priming, which a reopen would add). Its psychoacoustic model keeps the bit budget it
@@ -141,11 +142,16 @@ final class FFmpegAudioEncoder: AudioEncoder {
     /// stereo: 34.1 kbit/s after the switch, AudioRateChangeTests). After a ``flush()`` the encoder opens again
     /// with the new rate.
     /// - Parameter bitRate: bits per second, positive.
-    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a rate of zero or less.
+    /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` for a rate of zero or less;
+    ///   ``CodecError/unsupportedProperty(_:reason:engine:)`` for Opus.
     func setBitRate(_ bitRate: Int) throws(CodecError) {
         var updated = configuration
         updated.bitRate = bitRate
         try updated.validate()
+        if configuration.codec == .opus, bitRate != configuration.bitRate {
+            throw .unsupportedProperty(.bitRate, reason: "FFmpeg's libopus wrapper sets the rate only when it opens; "
+                                       + "reopening would restart the stream with a second pre-skip", engine: "opus")
+        }
         configuration = updated
         context?.pointee.bit_rate = Int64(bitRate)
     }

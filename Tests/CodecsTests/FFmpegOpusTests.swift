@@ -101,16 +101,16 @@ struct FFmpegOpusTests {
         try writer.finish()
         let output = try await ExternalTool.check("ffmpeg", ["-v", "error", "-i", path, "-f", "f32le", "-"])
         let theirs = output.standardOutput.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        // FFmpeg's demuxer applies the pre-skip; our decoder hands out every sample: skip the 312 here.
-        let trimmed = Array(ours.dropFirst(312 * 2).prefix(theirs.count))
-        #expect(trimmed.count == theirs.count, "ours \(trimmed.count) values, ffmpeg's \(theirs.count)")
-        let worst = zip(trimmed, theirs).map { abs($0 - $1) }.max() ?? 1
+        // FFmpeg's opus decoder skips the OpusHead's pre-skip itself (its `delay`), so both start at the first input
+        // sample; ffmpeg's output ends where the edit list ends, ours at the last packet's end.
+        #expect(ours.count >= theirs.count && theirs.count >= 2 * 95_000, "ours \(ours.count) values, ffmpeg's \(theirs.count)")
+        let worst = zip(ours, theirs).map { abs($0 - $1) }.max() ?? 1
         #expect(worst < 1e-5, "largest difference \(worst)")
     }
 
-    @Test("a live rate change 128 → 24 kbit/s: the packets after it shrink to the new rate, one stream ffmpeg decodes",
+    @Test("a live rate change is refused as unsupported (FFmpeg's libopus wrapper takes its rate at opening); the rate and stream go on",
           .enabled(if: FFmpegTestSupport.toolsAvailable))
-    func liveRateChange() async throws {
+    func liveRateChangeRefused() async throws {
         let session = try AudioEncoderSession(configuration: .opus(channelCount: 2, bitRate: 128_000),
                                               registry: CodecEngineRegistry(engines: [try FFmpegTestSupport.engine("opus")]))
         let collecting = Task {
@@ -119,27 +119,19 @@ struct FFmpegOpusTests {
             return frames
         }
         let chunks = try AudioRateChangeTests.chunks()
-        var switchSample: Int64 = 0
         for (index, chunk) in chunks.enumerated() {
             if index == chunks.count / 2 {
-                try await session.setBitRate(24_000)
-                switchSample = Int64(index * 960)
+                await #expect(throws: CodecError.self) { try await session.setBitRate(24_000) }
+                #expect(session.currentBitRate == 128_000)
             }
             try await session.encode(chunk)
         }
         _ = try await session.close()
         let frames = await collecting.value
-        // Frames wholly before the switch and wholly after it, each less its first half second (the encoder settles).
-        func rate(_ selected: [EncodedAudioFrame]) -> Double {
-            Double(selected.reduce(0) { $0 + $1.data.count } * 8) * 48000 / Double(max(selected.count, 1) * 960)
-        }
-        let before = frames.filter { $0.pts.value >= 24000 && $0.pts.value + 960 <= switchSample }
-        let after = frames.filter { $0.pts.value >= switchSample + 24000 && $0.pts.value + 960 <= 6 * 48000 }
-        let rateBefore = rate(before), rateAfter = rate(after)
-        #expect(abs(rateBefore / 128_000 - 1) <= 0.15, "\(Int(rateBefore)) bit/s before the switch")
-        #expect(abs(rateAfter / 24_000 - 1) <= 0.15, "\(Int(rateAfter)) bit/s after the switch")
-        #expect(before.count > 80 && after.count > 80)
-        print("opus: \(Int(rateBefore)) bit/s before the switch, \(Int(rateAfter)) after")
+        // The rate it was opened with, measured over the packets after the first half second (the encoder settles).
+        let settled = frames.filter { $0.pts.value >= 24000 }
+        let rate = Double(settled.reduce(0) { $0 + $1.data.count } * 8) * 48000 / Double(max(settled.count, 1) * 960)
+        #expect(abs(rate / 128_000 - 1) <= 0.15, "\(Int(rate)) bit/s")
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts })
         let directory = try ExternalTool.temporaryDirectory()
         let path = directory.appendingPathComponent("opus-rate.mp4").path
