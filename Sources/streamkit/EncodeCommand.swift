@@ -225,7 +225,7 @@ struct EncodeCommand {
                 printError("\(report.videoEngine ?? "encoder"): \(report.picturesEncoded) frames → \(output)")
             } else {
                 printError("\(report.audioEngine ?? "encoder"): \(report.audioSamplesCaptured) samples (\(audio?.channelCount ?? 0) ch, "
-                    + "\(audio?.sampleRate ?? 0) Hz) → \(report.audioFramesEncoded) AAC frames → \(output)")
+                    + "\(audio?.sampleRate ?? 0) Hz) → \(report.audioFramesEncoded) \(options.audioCodec == .opus ? "Opus" : "AAC") frames → \(output)")
             }
             return 0
         } catch {
