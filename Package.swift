@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "H264", targets: ["H264"]),
         .library(name: "HEVC", targets: ["HEVC"]),
         .library(name: "AAC", targets: ["AAC"]),
+        .library(name: "Opus", targets: ["Opus"]),
         .library(name: "Containers", targets: ["Containers"]),
         .library(name: "RTP", targets: ["RTP"]),
         .library(name: "CodecInterface", targets: ["CodecInterface"]),
@@ -63,6 +64,8 @@ let package = Package(
         .target(name: "H264", dependencies: ["Bitstream", "MediaCore"]),
         .target(name: "HEVC", dependencies: ["Bitstream", "MediaCore"]),
         .target(name: "AAC", dependencies: ["Bitstream"]),
+        // Opus's own syntax (RFC 6716 TOC byte, RFC 7845 OpusHead, the ISOBMFF dOps payload): no dependency.
+        .target(name: "Opus"),
         // Layer 3. CodecInterface: the engine protocol, configurations and errors — what an engine needs.
         // FFmpegEngine (and later the native engine) implement it. Codecs sits on top: the sessions and
         // the registry whose `default` holds every engine of this build, so it sees the engines.
@@ -83,8 +86,8 @@ let package = Package(
         // The native AAC-LC decoder (and the tables, windows and transforms an encoder shares).
         .target(name: "NativeAAC", dependencies: ["AAC", "Bitstream", "MediaCore", "CodecInterface"]),
         // Layer 4
-        .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX"]),
-        .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC"]),
+        .target(name: "Containers", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "Opus", "POSIX"]),
+        .target(name: "RTP", dependencies: ["Bitstream", "MediaCore", "H264", "HEVC", "AAC", "Opus"]),
         // Each protocol's byte syntax, below the sockets: no event loop, no sockets, no Foundation networking.
         // RTSP/1.0 messages, headers, interleaved frames and the Basic/Digest authentication syntax.
         .target(name: "RTSPMessages", dependencies: ["Bitstream"]),
@@ -134,7 +137,7 @@ let package = Package(
         // Fuzzing: a libFuzzer driver (see scripts/fuzz.sh). The C target only declares the weak driver symbol.
         .target(name: "CFuzzerDriver"),
         // What one fuzz input goes through: every parser. Shared by the fuzzer and the corpus-replay test.
-        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder", "SRTP", "NetworkIO", "HTTPMessages", "STUN"]),
+        .target(name: "FuzzTargets", dependencies: ["Bitstream", "H264", "HEVC", "AAC", "Opus", "NativeAAC", "Containers", "RTP", "RTSPMessages", "RTMPWire", "Transport", "NativeH264Decoder", "SRTP", "NetworkIO", "HTTPMessages", "STUN"]),
         .executableTarget(name: "streamkit-fuzz", dependencies: ["CFuzzerDriver", "FuzzTargets"], path: "Sources/StreamKitFuzz"),
 
         // Test oracles shared by the test targets: media paths, ffmpeg/ffprobe runner, MP4 box finder, and the peers
@@ -146,8 +149,8 @@ let package = Package(
         .testTarget(name: "H264Tests", dependencies: ["H264", "Bitstream", "TestSupport"]),
         .testTarget(name: "HEVCTests", dependencies: ["HEVC", "Bitstream", "TestSupport"]),
         .testTarget(name: "AACTests", dependencies: ["AAC", "Bitstream", "TestSupport"]),
-        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
-        .testTarget(name: "RTPTests", dependencies: ["RTP", "Bitstream", "MediaCore", "H264", "HEVC", "AAC", "POSIX", "TestSupport"]),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers", "H264", "HEVC", "AAC", "Opus", "Bitstream", "POSIX", "TestSupport", "CAllocationCounter"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "Bitstream", "MediaCore", "H264", "HEVC", "AAC", "Opus", "POSIX", "TestSupport"]),
         .testTarget(name: "StreamKitCLITests", dependencies: ["Containers", "Capture", "MediaCore", "TestSupport"]),
         .testTarget(name: "POSIXTests", dependencies: ["POSIX"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "TestSupport"]),

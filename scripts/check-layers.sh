@@ -9,7 +9,7 @@ python3 - <<'PY'
 import pathlib, re, sys
 layer = {
     "Bitstream": 1, "MediaCore": 1, "POSIX": 1, "TransportErrors": 1,
-    "H264": 2, "HEVC": 2, "AAC": 2,
+    "H264": 2, "HEVC": 2, "AAC": 2, "Opus": 2,
     "CodecInterface": 3, "Codecs": 3, "FFmpegEngine": 3, "NativeH264": 3, "NativeH264Decoder": 3, "NativeAAC": 3,
     "NativeH264Kernels": 3,
     "Containers": 4, "RTP": 4, "RTSPMessages": 4, "RTMPWire": 4, "SRTP": 4, "HTTPMessages": 4, "STUN": 4,

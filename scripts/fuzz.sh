@@ -36,6 +36,15 @@ if command -v ffmpeg >/dev/null; then
         -c:a aac -shortest "$corpus/seed-h264-aac.ts" || true
     ffmpeg -v error -y -f lavfi -i testsrc2=size=32x32:rate=5:duration=1 -c:v libx265 -x265-params log-level=error \
         "$corpus/seed-hevc.ts" || true
+    # Opus seeds (libopus): MP4 with Opus + dOps, classic and fragmented; MPEG-TS with the Opus descriptors and
+    # control headers, mono and stereo.
+    for flags in "" "+frag_keyframe+empty_moov"; do
+        ffmpeg -v error -y -f lavfi -i sine=duration=0.2 -c:a libopus ${flags:+-movflags $flags} \
+            "$corpus/seed-opus${flags//+/-}.mp4" || true
+    done
+    for channels in 1 2; do
+        ffmpeg -v error -y -f lavfi -i sine=duration=0.2 -ac $channels -c:a libopus "$corpus/seed-opus-$channels.ts" || true
+    done
 fi
 # Native H.264 decoder seeds: small whole x264 streams with CABAC, the 8x8 transform and scaling matrices.
 if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then

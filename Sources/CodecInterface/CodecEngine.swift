@@ -186,7 +186,7 @@ public struct DecodedPicture: Sendable, Hashable {
 
 /// The properties of an audio encoder session (`AudioConverterNewSpecific` PCM → AAC-LC).
 public struct AudioEncoderConfiguration: Sendable, Hashable {
-    /// The codec (``CodecType/aac``).
+    /// The codec: ``CodecType/aac`` (the default) or ``CodecType/opus`` (48 kHz, mono or stereo).
     public var codec: CodecType = .aac
     /// Samples per second per channel of both input and output.
     public var sampleRate: Int
@@ -211,7 +211,24 @@ public struct AudioEncoderConfiguration: Sendable, Hashable {
     /// Checks the values no engine could honour.
     /// - Throws: ``CodecError/invalidConfiguration(property:reason:)`` naming the property.
     public func validate() throws(CodecError) {
-        guard codec == .aac else { throw .invalidConfiguration(property: .codec, reason: "\(codec.rawValue) is not supported for audio") }
+        switch codec {
+        case .aac: break
+        case .opus:
+            // RFC 6716 §2: Opus codes at 48 kHz inside; StreamKit feeds it 48 kHz only, so that the pts, the
+            // RTP clock (RFC 7587 §4.1) and the container time scales all count the same samples.
+            guard sampleRate == 48000 else {
+                throw .invalidConfiguration(property: .sampleRate, reason: "Opus takes 48000 Hz here, got \(sampleRate)")
+            }
+            guard (1...2).contains(channelCount) else {
+                throw .invalidConfiguration(property: .channelCount, reason: "Opus here is mono or stereo, got \(channelCount)")
+            }
+            guard (6000...510_000).contains(bitRate) else {
+                throw .invalidConfiguration(property: .bitRate, reason: "Opus takes 6000...510000 bit/s, got \(bitRate)")
+            }
+            return
+        case .h264, .hevc:
+            throw .invalidConfiguration(property: .codec, reason: "\(codec.rawValue) is not supported for audio")
+        }
         let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
         guard rates.contains(sampleRate) else {
             throw .invalidConfiguration(property: .sampleRate, reason: "AAC sample rate \(sampleRate) is not one of \(rates)")

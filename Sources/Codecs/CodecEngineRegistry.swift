@@ -98,12 +98,13 @@ public struct CodecEngineRegistry: Sendable {
     static func installHint(codec: CodecType, verb: String, registered: [String]) -> String {
         let have = registered.isEmpty ? "this build has no codec engine" : "engines in this build: \(registered.joined(separator: ", "))"
         #if FFmpeg
-        let library = codec == .h264 ? "libx264" : codec == .hevc ? "libx265" : "aac"
+        let library = codec == .h264 ? "libx264" : codec == .hevc ? "libx265" : codec == .opus ? "libopus" : "aac"
         return "no engine can \(verb) \(codec.rawValue): \(have). This build has the FFmpeg engine, but libavcodec on "
             + "this machine has no \(verb == "encode" ? "\(library) encoder" : "\(codec.rawValue) decoder") "
             + "(see `ffmpeg -hide_banner -\(verb == "encode" ? "encoders" : "decoders")`)."
         #else
-        return "no engine can \(verb) \(codec.rawValue): \(have). Install FFmpeg's libraries "
+        let opus = codec == .opus ? " Opus is coded by libopus through the FFmpeg engine, which this build lacks." : ""
+        return "no engine can \(verb) \(codec.rawValue): \(have).\(opus) Install FFmpeg's libraries "
             + "(apt-get install libavcodec-dev libavutil-dev libswscale-dev pkg-config) and build with "
             + "`swift build --traits FFmpeg` (scripts/demo.sh does both)."
         #endif

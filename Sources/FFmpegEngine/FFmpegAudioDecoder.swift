@@ -3,8 +3,10 @@ import CFFmpeg
 import CodecInterface
 import MediaCore
 
-/// FFmpeg's AAC decoder behind ``AudioDecoder``: raw access units in, PCM out (Float32 planar, the
-/// decoder's native `fltp`). The AudioSpecificConfig of the format is the decoder's extradata.
+/// FFmpeg's AAC or Opus decoder behind ``AudioDecoder``: raw access units in, PCM out (Float32 planar, the
+/// decoders' native `fltp`). The format's decoder configuration is the decoder's extradata: the
+/// AudioSpecificConfig for AAC, the "OpusHead" identification header (RFC 7845 §5.1) for Opus — without one,
+/// FFmpeg's `opus` decoder assumes the channel count given and no pre-skip.
 ///
 /// Holds C pointers: a `final class` whose `deinit` frees them; not `Sendable` (sessions serialise calls).
 final class FFmpegAudioDecoder: AudioDecoder {
@@ -12,18 +14,26 @@ final class FFmpegAudioDecoder: AudioDecoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var drained = false
+    /// The codec's name, for messages.
+    private let name: String
 
     /// Opens the decoder.
     /// - Parameter format: the stream's format with its AudioSpecificConfig.
-    /// - Throws: ``CodecError/inputMismatch(_:)`` for a codec other than AAC;
+    /// - Throws: ``CodecError/inputMismatch(_:)`` for a codec other than AAC and Opus;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message when it cannot be opened.
     init(format: AudioFormatDescription) throws(CodecError) {
-        guard format.codec == .aac else { throw .inputMismatch("an audio decoder cannot decode \(format.codec.rawValue)") }
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_AAC) else {
-            throw .noEngine("libavcodec on this machine has no aac decoder")
+        let identifier: AVCodecID
+        switch format.codec {
+        case .aac: identifier = AV_CODEC_ID_AAC
+        case .opus: identifier = AV_CODEC_ID_OPUS
+        case .h264, .hevc: throw .inputMismatch("an audio decoder cannot decode \(format.codec.rawValue)")
+        }
+        name = format.codec.rawValue
+        guard let codec = avcodec_find_decoder(identifier) else {
+            throw .noEngine("libavcodec on this machine has no \(name) decoder")
         }
         guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
-            throw .engineFailure("libavcodec could not allocate an aac decoder")
+            throw .engineFailure("libavcodec could not allocate an \(name) decoder")
         }
         self.context = context
         self.frame = frame
@@ -41,7 +51,7 @@ final class FFmpegAudioDecoder: AudioDecoder {
             context.pointee.extradata = bytes
             context.pointee.extradata_size = Int32(config.count)
         }
-        try FFmpegStatus.check(avcodec_open2(context, codec, nil), "avcodec_open2(aac decoder)")
+        try FFmpegStatus.check(avcodec_open2(context, codec, nil), "avcodec_open2(\(name) decoder)")
     }
 
     deinit {
@@ -51,7 +61,7 @@ final class FFmpegAudioDecoder: AudioDecoder {
     }
 
     /// Decodes one access unit.
-    /// - Parameter encoded: a raw AAC frame.
+    /// - Parameter encoded: a raw AAC frame or one Opus packet.
     /// - Returns: the PCM that became ready.
     /// - Throws: ``CodecError/engineFailure(_:)`` with FFmpeg's message for data it cannot decode.
     func decode(_ encoded: EncodedAudioFrame) throws(CodecError) -> [AudioBuffer] {
@@ -74,7 +84,7 @@ final class FFmpegAudioDecoder: AudioDecoder {
             buffers += try receive()
             status = avcodec_send_packet(context, packet)
         }
-        try FFmpegStatus.check(status, "avcodec_send_packet(aac decoder)")
+        try FFmpegStatus.check(status, "avcodec_send_packet(\(name) decoder)")
         buffers += try receive()
         return buffers
     }
@@ -85,7 +95,7 @@ final class FFmpegAudioDecoder: AudioDecoder {
     func flush() throws(CodecError) -> [AudioBuffer] {
         guard let context, !drained else { return [] }
         let status = avcodec_send_packet(context, nil)
-        if status != FFmpegStatus.endOfFile { try FFmpegStatus.check(status, "avcodec_send_packet(aac decoder, flush)") }
+        if status != FFmpegStatus.endOfFile { try FFmpegStatus.check(status, "avcodec_send_packet(\(name) decoder, flush)") }
         let buffers = try receive()
         drained = true
         return buffers
@@ -97,7 +107,7 @@ final class FFmpegAudioDecoder: AudioDecoder {
         while true {
             let status = avcodec_receive_frame(context, frame)
             if status == FFmpegStatus.again || status == FFmpegStatus.endOfFile { break }
-            try FFmpegStatus.check(status, "avcodec_receive_frame(aac decoder)")
+            try FFmpegStatus.check(status, "avcodec_receive_frame(\(name) decoder)")
             defer { av_frame_unref(frame) }
             buffers.append(try FFmpegSampleConversion.audioBuffer(from: frame))
         }

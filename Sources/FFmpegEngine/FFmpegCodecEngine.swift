@@ -3,12 +3,12 @@ import CodecInterface
 import MediaCore
 
 /// A codec engine backed by the system's libavcodec: libx264 or libx265 with FFmpeg's own decoder,
-/// FFmpeg's native AAC encoder and decoder, or a hardware encoder (VA-API, NVENC, V4L2 M2M).
+/// FFmpeg's native AAC encoder and decoder, libopus with FFmpeg's Opus decoder, or a hardware encoder (VA-API, NVENC, V4L2 M2M).
 ///
 /// Get the engines this machine really has from ``FFmpegEngines/probe()``; each one's
 /// ``capabilities`` were checked there, not assumed.
 public struct FFmpegCodecEngine: CodecEngine {
-    /// "x264", "x265", "aac", or the hardware encoder's libavcodec name ("h264_vaapi" …).
+    /// "x264", "x265", "aac", "opus", or the hardware encoder's libavcodec name ("h264_vaapi" …).
     public let name: String
     /// Whether the engine runs on dedicated hardware.
     public let isHardware: Bool
@@ -59,20 +59,20 @@ public struct FFmpegCodecEngine: CodecEngine {
         return try FFmpegVideoDecoder(format: format, output: output)
     }
 
-    /// Makes an AAC-LC encoder (FFmpeg's native `aac`).
+    /// Makes an AAC-LC encoder (FFmpeg's native `aac`) or an Opus encoder (`libopus`).
     /// - Parameter configuration: the audio session's properties.
     /// - Returns: an encoder.
-    /// - Throws: ``CodecError/noEngine(_:)`` if this engine does not encode AAC;
+    /// - Throws: ``CodecError/noEngine(_:)`` if this engine does not encode the configured codec;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message.
     public func makeAudioEncoder(_ configuration: AudioEncoderConfiguration) throws(CodecError) -> any AudioEncoder {
         guard encodes(configuration.codec) else { throw .noEngine("engine \(name) cannot encode \(configuration.codec.rawValue)") }
         return try FFmpegAudioEncoder(configuration: configuration)
     }
 
-    /// Makes an AAC decoder.
-    /// - Parameter format: the stream's format with its AudioSpecificConfig.
+    /// Makes an AAC or Opus decoder.
+    /// - Parameter format: the stream's format with its AudioSpecificConfig or OpusHead.
     /// - Returns: a decoder producing Float32 planar PCM.
-    /// - Throws: ``CodecError/noEngine(_:)`` if this engine does not decode AAC;
+    /// - Throws: ``CodecError/noEngine(_:)`` if this engine does not decode the codec;
     ///   ``CodecError/engineFailure(_:)`` with FFmpeg's message.
     public func makeAudioDecoder(_ format: AudioFormatDescription) throws(CodecError) -> any AudioDecoder {
         guard decodes(format.codec) else { throw .noEngine("engine \(name) cannot decode \(format.codec.rawValue)") }

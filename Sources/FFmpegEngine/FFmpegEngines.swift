@@ -22,7 +22,7 @@ public enum FFmpegEngines {
     ]
 
     /// The engines available on this machine: hardware ones first (in ``hardwareEncoders`` order),
-    /// then "x264", "x265" and "aac" when libavcodec has them. Probed once per process; the first call
+    /// then "x264", "x265", "aac" and "opus" when libavcodec has them. Probed once per process; the first call
     /// also lowers libav*'s log level to errors only, so encoders do not chatter on standard error.
     /// - Returns: the engines.
     public static func probe() -> [any CodecEngine] {
@@ -45,6 +45,7 @@ public enum FFmpegEngines {
             ("x264", "libx264", .h264, AV_CODEC_ID_H264, "libx264 H.264 encoder + FFmpeg h264 decoder (software)"),
             ("x265", "libx265", .hevc, AV_CODEC_ID_HEVC, "libx265 H.265 encoder + FFmpeg hevc decoder (software)"),
             ("aac", "aac", .aac, AV_CODEC_ID_AAC, "FFmpeg native AAC-LC encoder + aac decoder (software)"),
+            ("opus", "libopus", .opus, AV_CODEC_ID_OPUS, "libopus Opus encoder + FFmpeg opus decoder (software)"),
         ]
         for entry in software {
             let canEncode = avcodec_find_encoder_by_name(entry.encoder) != nil

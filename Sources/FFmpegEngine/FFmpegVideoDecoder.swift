@@ -36,7 +36,7 @@ final class FFmpegVideoDecoder: VideoDecoder {
         switch format.codec {
         case .h264: identifier = AV_CODEC_ID_H264
         case .hevc: identifier = AV_CODEC_ID_HEVC
-        case .aac: throw .inputMismatch("a video decoder cannot decode aac")
+        case .aac, .opus: throw .inputMismatch("a video decoder cannot decode \(format.codec.rawValue)")
         }
         guard let codec = avcodec_find_decoder(identifier) else {
             throw .noEngine("libavcodec on this machine has no \(format.codec.rawValue) decoder")

@@ -11,9 +11,12 @@ public struct LiveConfiguration: Sendable {
     /// The audio encoder's bit rate (bits per second); sample rate and channels come from the audio source.
     public var audioBitRate: Int
     /// The audio engine by name (for example "native" or "ffmpeg"), or `nil` for the video's engine
-    /// (``CompressionConfiguration/engineName``) when that engine encodes AAC — so naming "native" for the video keeps
-    /// the whole pipeline native — and the registry's choice otherwise.
+    /// (``CompressionConfiguration/engineName``) when that engine encodes ``audioCodec`` — so naming "native" for the
+    /// video keeps the whole pipeline native — and the registry's choice otherwise.
     public var audioEngineName: String?
+    /// The audio codec: ``CodecType/aac`` (the default) or ``CodecType/opus`` (libopus through the FFmpeg
+    /// engine; a 48 kHz mono or stereo source; for MP4 destinations — the others carry AAC only so far).
+    public var audioCodec: CodecType = .aac
     /// How the main rendition's bit rate follows the live destinations' links; `nil` keeps it fixed.
     public var adaptation: (any AdaptationPolicy)?
     /// How the audio rate follows when adaptation lowers the video's (``AudioAdaptation``: the audio keeps its
@@ -54,10 +57,10 @@ public struct LiveConfiguration: Sendable {
     }
 
     /// The engine the audio encoder asks for: ``audioEngineName`` when set, else the video's named engine when it
-    /// encodes AAC in ``registry``, else `nil` (the registry chooses).
+    /// encodes ``audioCodec`` in ``registry``, else `nil` (the registry chooses).
     public var resolvedAudioEngineName: String? {
         if let audioEngineName { return audioEngineName }
-        guard let name = video.engineName, let engine = try? registry.engine(named: name), engine.encodes(.aac) else {
+        guard let name = video.engineName, let engine = try? registry.engine(named: name), engine.encodes(audioCodec) else {
             return nil
         }
         return name

@@ -313,9 +313,10 @@ public final class LivePipeline: Sendable {
         }
         var audioSession: AudioEncoderSession?
         if let audioSource = capture.audio {
-            if configuration.registry.canEncode(.aac) {
+            if configuration.registry.canEncode(configuration.audioCodec) || configuration.audioCodec != .aac {
                 var audio = AudioEncoderConfiguration(sampleRate: audioSource.sampleRate, channelCount: audioSource.channelCount,
                                                       bitRate: configuration.audioBitRate)
+                audio.codec = configuration.audioCodec
                 audio.engineName = configuration.resolvedAudioEngineName
                 do {
                     audioSession = try AudioEncoderSession(configuration: audio, registry: configuration.registry)

@@ -6,7 +6,9 @@ public enum CodecType: String, Sendable, Hashable, CaseIterable {
     case hevc
     /// MPEG-4 AAC.
     case aac
+    /// Opus (RFC 6716), always coded at 48 kHz.
+    case opus
 
     /// Whether the codec carries pictures.
-    public var isVideo: Bool { self != .aac }
+    public var isVideo: Bool { self == .h264 || self == .hevc }
 }

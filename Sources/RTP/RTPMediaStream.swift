@@ -23,6 +23,7 @@ public struct RTPMediaStream: Sendable {
     private var h264: H264Packetizer?
     private var h265: H265Packetizer?
     private var aac: AACPacketizer?
+    private var opus: OpusPacketizer?
     /// The synchronisation source identifier of every packet and report of this stream.
     public let ssrc: UInt32
     /// The random offset added to every RTP timestamp (RFC 3550 §5.1).
@@ -70,7 +71,7 @@ public struct RTPMediaStream: Sendable {
         reportInterval = MediaTime(value: 1, timescale: 1)
     }
 
-    /// An AAC stream (RFC 3640 AAC-hbr).
+    /// An AAC stream (RFC 3640 AAC-hbr), or an Opus stream (RFC 7587: one packet per frame, 48 kHz clock).
     /// - Parameters:
     ///   - format: the audio format (its sample rate is the RTP clock).
     ///   - maximumPacketSize: the largest RTP packet, header included.
@@ -81,17 +82,22 @@ public struct RTPMediaStream: Sendable {
     public init(audio format: AudioFormatDescription, maximumPacketSize: Int = 1200,
                 state: RTPSenderState = RTPSenderState(payloadType: 97), referenceTime: NTPTimestamp,
                 canonicalName: String = "streamkit") throws(RTPPacketizerError) {
-        aac = try AACPacketizer(samplesPerFrame: format.samplesPerFrame, maximumPacketSize: maximumPacketSize, state: state)
+        if format.codec == .opus {
+            opus = try OpusPacketizer(maximumPacketSize: maximumPacketSize, state: state)
+            clockRate = OpusPacketizer.clockRate
+        } else {
+            aac = try AACPacketizer(samplesPerFrame: format.samplesPerFrame, maximumPacketSize: maximumPacketSize, state: state)
+            clockRate = max(1, format.sampleRate)
+        }
         ssrc = state.ssrc
         timestampOffset = state.timestampOffset
-        clockRate = max(1, format.sampleRate)
         self.referenceTime = referenceTime
         self.canonicalName = canonicalName
         reportInterval = MediaTime(value: 1, timescale: 1)
     }
 
     /// Whether this stream carries video.
-    public var isVideo: Bool { aac == nil }
+    public var isVideo: Bool { aac == nil && opus == nil }
 
     /// Sends one video access unit: its RTP packets in order, the last with the marker bit.
     /// - Parameters:
@@ -120,8 +126,9 @@ public struct RTPMediaStream: Sendable {
         record(packets: packets, octets: octets, at: frame.pts)
     }
 
-    /// Sends one AAC access unit (several fit one packet only when given together to ``AACPacketizer``; here
-    /// each frame is one packet or, when larger than a packet, a fragmented AU — RFC 3640 §3.2.3).
+    /// Sends one AAC access unit or one Opus packet (RFC 7587 §4.2: one RTP packet each). AAC units share a packet
+    /// only when given together to ``AACPacketizer``; here each frame is one packet or, when larger than a packet,
+    /// a fragmented AU (RFC 3640 §3.2.3).
     /// - Parameters:
     ///   - frame: the frame, as an audio encoder session hands it out.
     ///   - body: receives each RTP packet; the bytes are valid only during the call.
@@ -130,10 +137,14 @@ public struct RTPMediaStream: Sendable {
     public mutating func send(
         _ frame: EncodedAudioFrame, _ body: (UnsafeRawBufferPointer) throws(RTPPacketizerError) -> Void
     ) throws(RTPPacketizerError) {
-        guard aac != nil else { throw .streamKindMismatch }
+        guard aac != nil || opus != nil else { throw .streamKindMismatch }
         var packets: UInt32 = 0
         var octets: UInt32 = 0
         try aac?.packetize(frame) { packet throws(RTPPacketizerError) in
+            Self.count(packet, packets: &packets, octets: &octets)
+            try body(packet)
+        }
+        try opus?.packetize(frame) { packet throws(RTPPacketizerError) in
             Self.count(packet, packets: &packets, octets: &octets)
             try body(packet)
         }

@@ -13,6 +13,9 @@ public enum RTPPayloadError: Error, Sendable, Hashable, CustomStringConvertible 
     case decodingOrderNumbersUnsupported(maximumDONDifference: Int)
     /// The AU header section of an RFC 3640 packet is malformed.
     case malformedAUHeaders(sequenceNumber: UInt16, reason: String)
+    /// The payload is not an Opus packet (RFC 7587 §4.2: one whole Opus packet, RFC 6716 §3): the reason names
+    /// the field of the table-of-contents byte.
+    case malformedOpusPacket(sequenceNumber: UInt16, reason: String)
 
     /// What is wrong and in which packet.
     public var description: String {
@@ -27,6 +30,8 @@ public enum RTPPayloadError: Error, Sendable, Hashable, CustomStringConvertible 
             return "RTP payload: sprop-max-don-diff \(difference) needs DONL fields, which are not supported"
         case let .malformedAUHeaders(sequence, reason):
             return "RTP payload: packet \(sequence): \(reason)"
+        case let .malformedOpusPacket(sequence, reason):
+            return "RTP payload: packet \(sequence) is not an Opus packet: \(reason)"
         }
     }
 }

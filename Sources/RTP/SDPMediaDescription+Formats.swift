@@ -25,8 +25,8 @@ extension SDPMediaDescription {
         case .hevc:
             map = SDPRTPMap(payloadType: payloadType, encodingName: "H265", clockRate: 90_000)
             parameters = try SDPH265Parameters(format: format).formatParameters
-        case .aac:
-            throw .unrepresentableFormat("AAC is not video")
+        case .aac, .opus:
+            throw .unrepresentableFormat("\(format.codec == .aac ? "AAC" : "Opus") is not video")
         }
         var attributes = [SDPAttribute("rtpmap", map.attributeValue), SDPAttribute("fmtp", "\(payloadType) \(parameters.text)")]
         if let frameRate, frameRate > 0, frameRate.isFinite {
@@ -39,17 +39,37 @@ extension SDPMediaDescription {
     /// An audio section for an AAC stream of `format`: `a=rtpmap:<pt> MPEG4-GENERIC/<rate>/<channels>` and
     /// the AAC-hbr fmtp with its AudioSpecificConfig (RFC 3640 §4.1, §3.3.6).
     /// - Parameters:
-    ///   - format: an AAC format with its AudioSpecificConfig.
+    ///   - format: an AAC format with its AudioSpecificConfig, or an Opus format (then as
+    ///     ``init(opusChannelCount:payloadType:port:control:)``).
     ///   - payloadType: the dynamic payload type, 97 by default.
     ///   - port: the port; 0 in an RTSP DESCRIBE answer.
     ///   - control: the `a=control:` value (RTSP).
     /// - Throws: ``SDPError/unrepresentableFormat(_:)`` for another codec or an empty config.
     public init(audio format: AudioFormatDescription, payloadType: UInt8 = 97, port: Int = 0, control: String? = nil) throws(SDPError) {
+        if format.codec == .opus {
+            self.init(opusChannelCount: format.channelCount, payloadType: payloadType, port: port, control: control)
+            return
+        }
         guard format.codec == .aac else { throw .unrepresentableFormat("\(format.codec) is not AAC") }
         guard !format.audioSpecificConfig.isEmpty else { throw .unrepresentableFormat("the AAC format has no AudioSpecificConfig") }
         let map = SDPRTPMap(payloadType: payloadType, encodingName: "MPEG4-GENERIC", clockRate: format.sampleRate,
                             encodingParameters: "\(format.channelCount)")
         let parameters = SDPMPEG4GenericParameters(aacHighBitRate: format.audioSpecificConfig).formatParameters
+        var attributes = [SDPAttribute("rtpmap", map.attributeValue), SDPAttribute("fmtp", "\(payloadType) \(parameters.text)")]
+        if let control { attributes.append(SDPAttribute("control", control)) }
+        self.init(media: "audio", port: port, formats: ["\(payloadType)"], attributes: attributes)
+    }
+
+    /// An audio section for an Opus stream (RFC 7587 §6.1, §7): `a=rtpmap:<pt> opus/48000/2` and the fmtp of
+    /// ``SDPOpusParameters/init(channelCount:)``.
+    /// - Parameters:
+    ///   - channelCount: 1 or 2: the stream's channels (`stereo`/`sprop-stereo`).
+    ///   - payloadType: the dynamic payload type.
+    ///   - port: the port; 0 in an RTSP DESCRIBE answer.
+    ///   - control: the `a=control:` value (RTSP).
+    public init(opusChannelCount channelCount: Int, payloadType: UInt8 = 111, port: Int = 0, control: String? = nil) {
+        let map = SDPOpusParameters.rtpMap(payloadType: payloadType)
+        let parameters = SDPOpusParameters(channelCount: channelCount).formatParameters
         var attributes = [SDPAttribute("rtpmap", map.attributeValue), SDPAttribute("fmtp", "\(payloadType) \(parameters.text)")]
         if let control { attributes.append(SDPAttribute("control", control)) }
         self.init(media: "audio", port: port, formats: ["\(payloadType)"], attributes: attributes)
@@ -70,13 +90,14 @@ extension SDPMediaDescription {
         }
     }
 
-    /// The decoder format of the section's AAC audio.
+    /// The decoder format of the section's AAC or Opus audio.
     /// - Parameter payloadType: the payload type to read; the first of ``payloadTypes`` when `nil`.
     /// - Returns: the format.
     /// - Throws: ``SDPError/unsupportedEncoding(_:)`` for another encoding, the typed parameters' errors.
     public func audioFormat(payloadType: UInt8? = nil) throws(SDPError) -> AudioFormatDescription {
         guard let type = payloadType ?? payloadTypes.first else { throw .invalidField(line: 0, field: "m= format", value: formats.joined(separator: " ")) }
         let format = try payloadFormat(for: type)
+        if case let .opus(parameters) = format.parameters { return parameters.audioFormatDescription }
         guard case let .mpeg4Generic(parameters) = format.parameters else { throw .unsupportedEncoding(format.rtpMap.encodingName) }
         return try parameters.audioFormatDescription(channelCount: format.rtpMap.channelCount)
     }

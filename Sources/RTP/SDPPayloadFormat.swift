@@ -1,5 +1,5 @@
 /// What one payload type of a media section carries: its `a=rtpmap` and its format parameters, typed for
-/// the payload formats StreamKit packetizes (H.264, H.265, AAC in mpeg4-generic).
+/// the payload formats StreamKit packetizes (H.264, H.265, AAC in mpeg4-generic, Opus).
 public struct SDPPayloadFormat: Sendable, Hashable {
     /// The typed format parameters.
     public enum Parameters: Sendable, Hashable {
@@ -9,6 +9,8 @@ public struct SDPPayloadFormat: Sendable, Hashable {
         case h265(SDPH265Parameters)
         /// `mpeg4-generic` (RFC 3640).
         case mpeg4Generic(SDPMPEG4GenericParameters)
+        /// `opus` (RFC 7587).
+        case opus(SDPOpusParameters)
         /// Any other encoding, with its parameters as written.
         case other(SDPFormatParameters)
     }
@@ -38,6 +40,7 @@ public struct SDPPayloadFormat: Sendable, Hashable {
         case let .h264(parameters): return parameters.formatParameters
         case let .h265(parameters): return parameters.formatParameters
         case let .mpeg4Generic(parameters): return parameters.formatParameters
+        case let .opus(parameters): return parameters.formatParameters
         case let .other(parameters): return parameters
         }
     }
@@ -56,6 +59,7 @@ extension SDPMediaDescription {
         case "H264": return SDPPayloadFormat(rtpMap: map, parameters: .h264(try SDPH264Parameters(parameters)))
         case "H265": return SDPPayloadFormat(rtpMap: map, parameters: .h265(try SDPH265Parameters(parameters)))
         case "MPEG4-GENERIC": return SDPPayloadFormat(rtpMap: map, parameters: .mpeg4Generic(try SDPMPEG4GenericParameters(parameters)))
+        case "OPUS": return SDPPayloadFormat(rtpMap: map, parameters: .opus(try SDPOpusParameters(parameters)))
         default: return SDPPayloadFormat(rtpMap: map, parameters: .other(parameters))
         }
     }

@@ -30,7 +30,8 @@ struct EncodeCommand {
         EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.pixelFormat, CommonOptions.frames,
         NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
     ]
-    private static let audioOptions: [any OptionDeclaring] = [EncodingOptions.audioBitRate, duration, sampleRate, channels]
+    private static let audioOptions: [any OptionDeclaring] = [EncodingOptions.audioBitRate, EncodingOptions.audioCodec, duration, sampleRate,
+                                                              channels]
 
     /// The command's arguments and options.
     static let table = OptionTable(
@@ -45,11 +46,11 @@ struct EncodeCommand {
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
-            CommonOptions.pixelFormat, EncodingOptions.audioBitRate, duration, sampleRate, channels,
+            CommonOptions.pixelFormat, EncodingOptions.audioBitRate, EncodingOptions.audioCodec, duration, sampleRate, channels,
             HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize, HLSOutputOptions.segmentFormat,
         ],
         notes: ["OUTPUT: .h264/.264, .h265/.hevc (video) or .aac (audio); the extension chooses the codec.",
-                "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio): an MP4 file.",
+                "OUTPUT .mp4/.m4v/.mov (video, --codec chooses) or .m4a (audio, --audio-codec chooses: AAC or Opus): an MP4 file.",
                 "OUTPUT .flv: an FLV file (video, --codec chooses: H.264, or H.265 with the Enhanced RTMP header; audio: AAC).",
                 "OUTPUT .ts: an MPEG-TS file (video, --codec chooses: H.264 or H.265; audio: AAC in ADTS).",
                 "OUTPUT .m3u8: HLS (init.mp4, segment_NNNNN.m4s and the playlist, in the playlist's folder)."])
@@ -150,6 +151,9 @@ struct EncodeCommand {
                 throw .conflict("--bitrate and --audio-bitrate both set the AAC rate of \(output): give one")
             }
             options.audioBitRate = parsed.given(EncodingOptions.bitRate) ?? options.audioBitRate
+            if options.audioCodec == .opus, outputExtension != "m4a" {
+                throw .conflict("--audio-codec opus is written into MP4 (.m4a) only; \(output) carries AAC")
+            }
         }
         reconstructionPath = parsed.given(NativeEngineOptions.reconstruction)
         threadLimit = parsed.given(NativeEngineOptions.threads)
@@ -203,6 +207,7 @@ struct EncodeCommand {
             }
             var configuration = LiveConfiguration(video: options.compressionConfiguration, audioBitRate: options.audioBitRate, adaptation: nil,
                                                   registry: NativeEngineOptions.registry(threads: threadLimit, reconstruction: reconstruction))
+            configuration.audioCodec = options.audioCodec
             configuration.frameLimit = limit
             configuration.durationLimit = input == .sine ? seconds : nil
             configuration.delivery = .waitForSlowest
@@ -220,7 +225,7 @@ struct EncodeCommand {
                 printError("\(report.videoEngine ?? "encoder"): \(report.picturesEncoded) frames → \(output)")
             } else {
                 printError("\(report.audioEngine ?? "encoder"): \(report.audioSamplesCaptured) samples (\(audio?.channelCount ?? 0) ch, "
-                    + "\(audio?.sampleRate ?? 0) Hz) → \(report.audioFramesEncoded) AAC frames → \(output)")
+                    + "\(audio?.sampleRate ?? 0) Hz) → \(report.audioFramesEncoded) \(options.audioCodec == .opus ? "Opus" : "AAC") frames → \(output)")
             }
             return 0
         } catch {

@@ -42,6 +42,12 @@ struct EncodingOptions {
     static let audioBitRate = OptionSpec("--audio-bitrate", value: "RATE", help: "the AAC bit rate", default: 96_000, shown: "96k",
                                          parse: OptionValueParsers.bitRate)
 
+    /// `--audio-codec aac|opus`.
+    static let audioCodec = OptionSpec<CodecType>(
+        "--audio-codec", value: "aac|opus", help: "the audio codec (opus: libopus, 48 kHz mono or stereo, into MP4 only so far)",
+        default: .aac, shown: "aac",
+        parse: OptionValueParsers.choice(of: "audio codec", [(["aac"], .aac), (["opus"], .opus)]))
+
     /// The H.264 profile for a constant quantiser of 0: the only one that codes it losslessly.
     static let losslessProfile = ProfileLevel.Profile.high444Predictive
 
@@ -73,6 +79,8 @@ struct EncodingOptions {
     var quantizer: Int?
     /// The AAC bit rate: `--audio-bitrate`, else 96k.
     var audioBitRate: Int
+    /// The audio codec: `--audio-codec`, else AAC.
+    var audioCodec: CodecType
 
     /// Reads the shared options and checks how they combine.
     /// - Parameters:
@@ -90,6 +98,7 @@ struct EncodingOptions {
         // The default bit rate gives way to --qp; a bit rate given with it is left for the library's rule to refuse.
         bitRate = parsed.isGiven(Self.bitRate) || quantizer == nil ? parsed.value(Self.bitRate) : nil
         audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
+        audioCodec = parsed.value(Self.audioCodec) ?? .aac
         gop = parsed.given(Self.gop)
         bFrames = parsed.given(Self.bFrames)
         switch parsed.value(CommonOptions.engine) ?? .automatic {

@@ -78,6 +78,7 @@ enum MP4Inspect {
         case .h264: return "H.264/AVC"
         case .hevc: return "H.265/HEVC"
         case .aac: return "AAC"
+        case .opus: return "Opus"
         case nil: return "unsupported"
         }
     }

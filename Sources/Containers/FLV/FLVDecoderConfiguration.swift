@@ -33,8 +33,8 @@ public enum FLVDecoderConfiguration {
             } catch {
                 throw FLVError(.invalidDecoderConfiguration("hvcC: \(error)"), offset: 0)
             }
-        case .aac:
-            throw FLVError(.unrepresentable("AAC has no video decoder configuration"), offset: 0)
+        case .aac, .opus:
+            throw FLVError(.unrepresentable("\(format.codec == .aac ? "AAC" : "Opus") has no video decoder configuration"), offset: 0)
         }
     }
 
@@ -69,8 +69,8 @@ public enum FLVDecoderConfiguration {
             } catch {
                 throw FLVError(.invalidDecoderConfiguration("SPS: \(error)"), offset: 0)
             }
-        case .aac:
-            throw FLVError(.unrepresentable("AAC has no video decoder configuration"), offset: 0)
+        case .aac, .opus:
+            throw FLVError(.unrepresentable("\(codec == .aac ? "AAC" : "Opus") has no video decoder configuration"), offset: 0)
         }
     }
 }

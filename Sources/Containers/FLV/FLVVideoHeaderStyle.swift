@@ -25,7 +25,8 @@ public enum FLVVideoHeaderStyle: Sendable, Hashable {
         case (.h264, .enhanced): return .enhanced(.avc1)
         case (.hevc, .enhanced): return .enhanced(.hvc1)
         case (.hevc, .legacy): throw FLVError(.unrepresentable("H.265 needs the Enhanced RTMP header (hvc1)"), offset: 0)
-        case (.aac, _): throw FLVError(.unrepresentable("AAC is not a video codec"), offset: 0)
+        case (.aac, _), (.opus, _):
+            throw FLVError(.unrepresentable("\(codec == .aac ? "AAC" : "Opus") is not a video codec"), offset: 0)
         }
     }
 }

@@ -34,8 +34,8 @@ public enum CodecString {
                 throw .codecString(.hevc, reason: "SPS: \(error)")
             }
             return (parameterSetsInBand ? "hev1." : "hvc1.") + hevcSuffix(sps.profileTierLevel)
-        case .aac:
-            throw .codecString(.aac, reason: "not a video codec")
+        case .aac, .opus:
+            throw .codecString(format.codec, reason: "not a video codec")
         }
     }
 
@@ -46,6 +46,8 @@ public enum CodecString {
     /// - Returns: the codec string, for example `mp4a.40.2`.
     /// - Throws: ``HLSError/codecString(_:reason:)`` for an AudioSpecificConfig shorter than its object type.
     public static func audio(_ format: AudioFormatDescription) throws(HLSError) -> String {
+        // Opus in ISOBMFF §4.4: the codecs parameter of an Opus track is "opus".
+        if format.codec == .opus { return "opus" }
         let config = format.audioSpecificConfig
         guard let first = config.first else { throw .codecString(format.codec, reason: "empty AudioSpecificConfig") }
         var objectType = Int(first >> 3)

@@ -2,9 +2,11 @@ import AAC
 import H264
 import HEVC
 import MediaCore
+import Opus
 
 /// Writes a track's `stsd` box (ISO/IEC 14496-12 §8.5.2) with its one sample entry: `avc1` + `avcC`
-/// (ISO/IEC 14496-15 §5.4), `hvc1`/`hev1` + `hvcC` (§8.4), or `mp4a` + `esds` (ISO/IEC 14496-14 §5.6),
+/// (ISO/IEC 14496-15 §5.4), `hvc1`/`hev1` + `hvcC` (§8.4), `mp4a` + `esds` (ISO/IEC 14496-14 §5.6), or
+/// `Opus` + `dOps` ("Encapsulation of Opus in ISO Base Media File Format" §4.3),
 /// with `pasp`, `colr` (from the SPS VUI) and `btrt` where known.
 enum MP4SampleEntry {
     /// Writes the `stsd` box of a track.
@@ -50,6 +52,8 @@ enum MP4SampleEntry {
                     if let bitRate { writeBitRateBox(bitRate, into: &visual) }
                 }
             }
+        case let .audio(format) where format.codec == .opus:
+            try writeOpusEntry(format, bitRate: bitRate, into: &builder)
         case let .audio(format):
             guard format.codec == .aac else { throw .unsupportedCodec(format.codec, frameIndex: 0) }
             guard !format.audioSpecificConfig.isEmpty else {
@@ -74,6 +78,47 @@ enum MP4SampleEntry {
                     if let bitRate { writeBitRateBox(bitRate, into: &audio) }
                 }
             }
+        }
+    }
+
+    /// The `Opus` sample entry and its `dOps` box (Opus in ISOBMFF §4.3.1–4.3.2): an AudioSampleEntry whose
+    /// channelcount is the output channel count, samplesize 16 and samplerate 48000 (§4.3.1: "SHALL be
+    /// 48000"), and the identification header's values in `dOps`' big-endian form. The decoder configuration
+    /// comes from the format's `OpusHead` (libopus's extradata); without one, a mono/stereo header with the
+    /// format's ``AudioFormatDescription/encoderDelay`` as pre-skip is written.
+    private static func writeOpusEntry(_ format: AudioFormatDescription, bitRate: MP4BitRate?,
+                                       into builder: inout MP4BoxBuilder) throws(ContainerWriteError) {
+        let header = try opusHeader(of: format)
+        builder.fullBox("stsd") { stsd in
+            stsd.uint32(1)
+            stsd.box("Opus") { audio in
+                audio.zeros(6)
+                audio.uint16(1)                           // data_reference_index
+                audio.zeros(8)
+                audio.uint16(UInt16(clamping: header.channelCount))
+                audio.uint16(16)                          // samplesize
+                audio.zeros(4)                            // pre_defined, reserved
+                audio.uint32(48000 << 16)
+                audio.box("dOps", payload: header.dOpsPayload())
+                if let bitRate { writeBitRateBox(bitRate, into: &audio) }
+            }
+        }
+    }
+
+    /// The identification header of an Opus format: its `OpusHead`, or one made from the channel count and
+    /// encoder delay when the format has none.
+    /// - Throws: ``ContainerWriteError/invalidConfiguration(_:)`` for a malformed `OpusHead`, or more than two
+    ///   channels without one.
+    static func opusHeader(of format: AudioFormatDescription) throws(ContainerWriteError) -> OpusIdentificationHeader {
+        if format.audioSpecificConfig.isEmpty {
+            guard (1...2).contains(format.channelCount) else {
+                throw .invalidConfiguration("an Opus track of \(format.channelCount) channels needs its OpusHead (channel mapping)")
+            }
+            return OpusIdentificationHeader(channelCount: format.channelCount, preSkip: format.encoderDelay,
+                                            inputSampleRate: format.sampleRate)
+        }
+        do { return try OpusIdentificationHeader(opusHead: format.audioSpecificConfig) } catch {
+            throw .invalidConfiguration("OpusHead: \(error)")
         }
     }
 

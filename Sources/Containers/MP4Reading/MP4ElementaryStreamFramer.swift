@@ -24,6 +24,9 @@ struct MP4ElementaryStreamFramer {
             for unit in track.decoderConfigurationNALUnits { configuration += Self.startCode + unit }
             framing = .annexB(configuration: configuration, lengthSize: format.nalUnitLengthSize, isHEVC: format.codec == .hevc)
         case let .audio(format):
+            guard format.codec == .aac else {
+                throw .invalidConfiguration("track \(track.id): \(format.codec.rawValue) has no elementary stream form (ADTS is AAC's)")
+            }
             let config: AudioSpecificConfig
             do { config = try AudioSpecificConfig.parse(format.audioSpecificConfig) } catch {
                 throw .audioSpecificConfig(frameIndex: 0, error)

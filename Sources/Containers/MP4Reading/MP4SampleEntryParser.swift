@@ -3,11 +3,13 @@ import Bitstream
 import H264
 import HEVC
 import MediaCore
+import Opus
 
 /// Reads the first sample entry of a `stsd` box (ISO/IEC 14496-12 §8.5.2) into an ``MP4TrackFormat``, with the
 /// codec modules: `avcC` through ``AVCDecoderConfigurationRecord`` (ISO/IEC 14496-15 §5.3.3), `hvcC` through
 /// ``HEVCDecoderConfigurationRecord`` (§8.3.3), and `esds` (ISO/IEC 14496-1 §7.2.6.5 `ES_Descriptor`) down to its
-/// DecoderSpecificInfo, read as an ``AudioSpecificConfig`` (ISO/IEC 14496-3 §1.6.2.1).
+/// DecoderSpecificInfo, read as an ``AudioSpecificConfig`` (ISO/IEC 14496-3 §1.6.2.1); `Opus` with its `dOps`
+/// ("Encapsulation of Opus in ISO Base Media File Format" §4.3.2) through ``OpusIdentificationHeader``.
 struct MP4SampleEntryParser {
     let bytes: ByteView
 
@@ -33,6 +35,8 @@ struct MP4SampleEntryParser {
             return try parseVisual(entry, path: entryPath)
         case "mp4a":
             return try parseAudio(entry, path: entryPath)
+        case "Opus":
+            return try parseOpus(entry, path: entryPath)
         default:
             return Entry(type: entry.type, format: .unsupported(sampleEntry: entry.type))
         }
@@ -112,6 +116,30 @@ struct MP4SampleEntryParser {
                                             channelCount: parsed.channelCount ?? channels, profile: profile,
                                             audioSpecificConfig: config, samplesPerFrame: samplesPerFrame)
         return Entry(type: entry.type, format: .audio(format))
+    }
+
+    /// The `Opus` sample entry (Opus in ISOBMFF §4.3.1): an AudioSampleEntry (28 bytes of fixed fields), then
+    /// its `dOps` box. The format keeps the header as `OpusHead` (what FFmpeg's decoder takes as extradata),
+    /// 48 kHz (§4.3.1), the output channel count, 960 samples a frame (20 ms, what encoders write by default; each
+    /// sample's own duration is in `stts`) and the pre-skip as encoder delay.
+    private func parseOpus(_ entry: MP4BoxHeader, path: String) throws(MP4ReadError) -> Entry {
+        var fields = MP4FieldReader(bytes: bytes, header: entry, path: path)
+        try fields.skip(28, "AudioSampleEntry fields")
+        var children = MP4BoxIterator(bytes: bytes, range: fields.position..<fields.end, parentPath: path)
+        while let child = try children.next() {
+            guard child.type == "dOps" else { continue }
+            guard let view = bytes.getView(in: child.payloadRange) else { break }
+            let header: OpusIdentificationHeader
+            do { header = try OpusIdentificationHeader(dOpsPayload: Array(view)) } catch {
+                throw .malformedBox(path: children.path(of: child), byteOffset: child.offset + child.headerSize + error.byteOffset,
+                                    reason: "\(error)")
+            }
+            let format = AudioFormatDescription(codec: .opus, sampleRate: 48000, channelCount: header.channelCount,
+                                                profile: "Opus", audioSpecificConfig: header.opusHeadBytes(),
+                                                samplesPerFrame: 960, encoderDelay: header.preSkip)
+            return Entry(type: entry.type, format: .audio(format))
+        }
+        throw .missingBox(path: path, box: "dOps")
     }
 
     private func findESDS(in range: Range<Int>, path: String, depth: Int) throws(MP4ReadError) -> (header: MP4BoxHeader, path: String)? {

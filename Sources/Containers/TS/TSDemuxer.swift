@@ -266,7 +266,8 @@ public struct TSDemuxer: Sendable {
         removeProgram(map.programNumber, into: &events)
         programMaps[map.programNumber] = map
         for stream in map.streams {
-            guard stream.streamType.isVideo || stream.streamType == .adtsAAC else {
+            let isOpus = stream.streamType == .privateData && TSOpusMapping.channelCount(descriptors: stream.descriptors) != nil
+            guard stream.streamType.isVideo || stream.streamType == .adtsAAC || isOpus else {
                 if reported.insert(stream.pid).inserted {
                     events.append(.issue(.unsupportedStream(pid: stream.pid, streamType: stream.streamType)))
                 }

@@ -3,6 +3,7 @@ import Bitstream
 import H264
 import HEVC
 import MediaCore
+import Opus
 
 /// Turns a transport stream, arriving in chunks split anywhere, into ``EncodedFrame``s and
 /// ``EncodedAudioFrame``s — what `ffmpeg -i x.ts -c copy` reads — over a ``TSDemuxer``.
@@ -16,6 +17,10 @@ import MediaCore
 ///   taken off, its format (AudioSpecificConfig, ISO/IEC 14496-3 §1.6.2.1) from the header; the first frame that
 ///   starts in a PES packet takes its PTS (§2.4.3.7), the next ones follow by 1024 samples; a frame cut across
 ///   two PES packets is joined.
+/// - Opus (PES private data registered as "Opus", ``TSOpusMapping``): each access unit behind its
+///   `opus_control_header` is one frame; the first of a PES packet takes its PTS, the next follow by the
+///   duration their TOC byte gives (RFC 6716 §3.1); the channel count comes from the Opus audio descriptor, and a
+///   `start_trim` on the stream's first unit becomes the format's encoder delay (the pre-skip of its `OpusHead`).
 ///
 /// Everything the demuxer reports comes out as ``Event/issue(_:)`` between the frames, and the frames after a
 /// damaged one still come.
@@ -51,6 +56,8 @@ public struct TSMediaReader: Sendable {
     public private(set) var demuxer: TSDemuxer
     private var videos: [UInt16: VideoState] = [:]
     private var audios: [UInt16: AudioState] = [:]
+    /// The channel count of each Opus PID of the current program maps.
+    private var opusChannels: [UInt16: Int] = [:]
 
     /// Creates a reader.
     /// - Parameter limits: the demuxer's memory bounds.
@@ -81,6 +88,9 @@ public struct TSMediaReader: Sendable {
             let pids = Set(map.streams.map(\.pid))
             for pid in videos.keys where !pids.contains(pid) { videos[pid] = nil }
             for pid in audios.keys where !pids.contains(pid) { audios[pid] = nil }
+            for stream in map.streams where stream.streamType == .privateData {
+                opusChannels[stream.pid] = TSOpusMapping.channelCount(descriptors: stream.descriptors)
+            }
             events.append(.programMap(map))
         case let .issue(issue):
             events.append(.issue(issue))
@@ -89,6 +99,8 @@ public struct TSMediaReader: Sendable {
                 video(packet, into: &events)
             } else if packet.streamType == .adtsAAC {
                 audio(packet, into: &events)
+            } else if packet.streamType == .privateData, let channels = opusChannels[packet.pid] {
+                opus(packet, channelCount: channels, into: &events)
             }
         }
     }
@@ -198,6 +210,39 @@ public struct TSMediaReader: Sendable {
         }
         if index < bytes.count, bytes.count - index <= ADTSHeader.maximumFrameLength {
             state.carry = Array(bytes[index...])
+        }
+    }
+
+    /// The Opus access units of a PES packet, each behind its control header (``TSOpusMapping``).
+    private mutating func opus(_ packet: TSPESPacket, channelCount: Int, into events: inout [Event]) {
+        var state = audios[packet.pid] ?? AudioState()
+        defer { audios[packet.pid] = state }
+        if let pts = packet.pts { state.nextPTS = pts }
+        var offset = 0
+        while offset < packet.payload.count {
+            let unit: TSOpusMapping.AccessUnit
+            let toc: OpusPacket
+            do throws(OpusSyntaxError) {
+                unit = try TSOpusMapping.accessUnit(in: packet.payload, at: offset)
+                toc = try OpusPacket(packet.payload[unit.range])
+            } catch {
+                events.append(.issue(.malformedOpus(pid: packet.pid, byteOffset: packet.byteOffset, reason: "\(error)")))
+                return
+            }
+            if state.format == nil {
+                let head = OpusIdentificationHeader(channelCount: channelCount, preSkip: unit.startTrim)
+                state.format = AudioFormatDescription(codec: .opus, sampleRate: 48000, channelCount: channelCount, profile: "Opus",
+                                                      audioSpecificConfig: head.opusHeadBytes(), samplesPerFrame: 960,
+                                                      encoderDelay: unit.startTrim)
+            }
+            guard let format = state.format else { return }
+            let pts = state.nextPTS ?? 0
+            let duration = Int64(toc.sampleCount) * 90_000 / 48_000
+            events.append(.audio(EncodedAudioFrame(data: Array(packet.payload[unit.range]), pts: MediaTime(value: pts, timescale: 90_000),
+                                                   duration: MediaTime(value: duration, timescale: 90_000), format: format),
+                                 pid: packet.pid))
+            state.nextPTS = pts + duration
+            offset = unit.range.upperBound
         }
     }
 

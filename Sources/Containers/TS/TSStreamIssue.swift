@@ -46,6 +46,9 @@ public enum TSStreamIssue: Hashable, Sendable, CustomStringConvertible {
     case frameBeforeParameterSets(pid: UInt16, byteOffset: Int)
     /// An ADTS header in an audio PES packet that does not parse; the bytes up to the next frame are skipped.
     case malformedADTS(pid: UInt16, byteOffset: Int, reason: String)
+    /// An Opus PES packet whose `opus_control_header` (``TSOpusMapping``) or access unit does not parse: the rest of
+    /// that PES packet is skipped.
+    case malformedOpus(pid: UInt16, byteOffset: Int, reason: String)
     /// The stream ended inside a packet.
     case truncatedPacket(byteOffset: Int, byteCount: Int)
 
@@ -65,6 +68,7 @@ public enum TSStreamIssue: Hashable, Sendable, CustomStringConvertible {
         case let .limitReached(text): return "limit reached: \(text)"
         case let .frameBeforeParameterSets(pid, offset): return "\(hex(pid)): picture at byte \(offset) before its parameter sets dropped"
         case let .malformedADTS(pid, offset, reason): return "\(hex(pid)): ADTS at byte \(offset): \(reason)"
+        case let .malformedOpus(pid, offset, reason): return "\(hex(pid)): Opus in the PES packet at byte \(offset): \(reason)"
         case let .truncatedPacket(offset, count): return "the stream ends inside a packet (\(count) bytes at byte \(offset))"
         }
     }

@@ -8,6 +8,8 @@ public struct TSStreamType: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// - Parameter rawValue: the `stream_type` byte.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// PES packets with private data: Opus when the stream registers "Opus" (``TSOpusMapping``).
+    public static let privateData = TSStreamType(rawValue: 0x06)
     /// ISO/IEC 13818-7 audio with ADTS transport syntax (AAC in ADTS).
     public static let adtsAAC = TSStreamType(rawValue: 0x0F)
     /// AVC video (ITU-T H.264), Annex B byte stream.
@@ -22,6 +24,7 @@ public struct TSStreamType: RawRepresentable, Hashable, Sendable, CustomStringCo
     public var description: String {
         switch self {
         case .adtsAAC: return "AAC (ADTS)"
+        case .privateData: return "PES private data"
         case .h264: return "H.264"
         case .hevc: return "H.265"
         default: return "stream_type 0x" + String(rawValue, radix: 16)

@@ -1,6 +1,7 @@
 import AAC
 import Bitstream
 import MediaCore
+import Opus
 
 /// Writes a transport stream (ISO/IEC 13818-1 / ITU-T H.222.0) of one program — H.264 or H.265 video and AAC
 /// in ADTS — the way `ffmpeg -f mpegts` lays it out:
@@ -13,7 +14,9 @@ import MediaCore
 ///   (ITU-T H.264 / H.265 Annex B) that starts with an access unit delimiter and, on key frames, the
 ///   parameter sets; `PES_packet_length` 0 for video, as FFmpeg writes;
 /// - AAC frames behind ADTS headers (ISO/IEC 13818-7 §6.2.1), several per PES packet up to
-///   ``Configuration/audioPayloadSize`` bytes, as FFmpeg groups them;
+///   ``Configuration/audioPayloadSize`` bytes, as FFmpeg groups them; or Opus packets, each behind its
+///   `opus_control_header` (``TSOpusMapping``), grouped the same way in private_stream_1 PES packets, the
+///   encoder's pre-skip cut by `start_trim` on the first units and a short last unit by `end_trim`;
 /// - the PCR (§2.4.3.5) on the video PID (the audio PID without video), at least every
 ///   ``Configuration/pcrInterval`` — in an adaptation-field-only packet when no picture comes in time.
 ///
@@ -24,7 +27,7 @@ public struct TSWriter<Sink: ByteSink> {
     public struct Configuration: Sendable, Hashable {
         /// The video format (H.264 or H.265), `nil` for audio alone.
         public var video: FormatDescription?
-        /// The audio format (AAC), `nil` for video alone.
+        /// The audio format (AAC or Opus), `nil` for video alone.
         public var audio: AudioFormatDescription?
         /// The PID of the program map section (FFmpeg's 0x1000).
         public var pmtPID: UInt16
@@ -87,6 +90,8 @@ public struct TSWriter<Sink: ByteSink> {
     private var pendingAudio: [UInt8] = []
     private var pendingAudioPTS: Int64 = 0
     private var audioHeader: (format: AudioFormatDescription, header: ADTSHeader)?
+    /// Opus: samples of the encoder's pre-skip still to be cut by `start_trim`.
+    private var pendingStartTrim = 0
     private var packets: [UInt8] = []
     private var isFinished = false
 
@@ -109,8 +114,17 @@ public struct TSWriter<Sink: ByteSink> {
             }
         }
         if let audio = configuration.audio {
-            guard audio.codec == .aac else { throw .unsupportedCodec(audio.codec, frameIndex: 0) }
-            streams.append(.init(streamType: .adtsAAC, pid: configuration.audioPID))
+            switch audio.codec {
+            case .aac: streams.append(.init(streamType: .adtsAAC, pid: configuration.audioPID))
+            case .opus:
+                guard (1...2).contains(audio.channelCount) else {
+                    throw .invalidConfiguration("Opus in MPEG-TS is written for mono or stereo, not \(audio.channelCount) channels")
+                }
+                streams.append(.init(streamType: .privateData, pid: configuration.audioPID,
+                                     descriptors: TSOpusMapping.descriptors(channelCount: audio.channelCount)))
+                pendingStartTrim = audio.encoderDelay
+            default: throw .unsupportedCodec(audio.codec, frameIndex: 0)
+            }
         }
         guard !streams.isEmpty else { throw .invalidConfiguration("a transport stream needs a video or an audio track") }
         let pids = [configuration.pmtPID] + streams.map(\.pid)
@@ -155,8 +169,12 @@ public struct TSWriter<Sink: ByteSink> {
     ///   `audioSpecificConfig` when ADTS cannot describe it, `alreadyFinished`, `io`.
     public mutating func append(_ frame: EncodedAudioFrame) throws(ContainerWriteError) {
         guard !isFinished else { throw .alreadyFinished }
-        guard configuration.audio != nil, frame.format.codec == .aac else {
+        guard let audio = configuration.audio, frame.format.codec == audio.codec else {
             throw .unsupportedCodec(frame.format.codec, frameIndex: audioFrameCount)
+        }
+        if audio.codec == .opus {
+            try appendOpus(frame)
+            return
         }
         let template: ADTSHeader
         if let audioHeader, audioHeader.format == frame.format {
@@ -179,6 +197,29 @@ public struct TSWriter<Sink: ByteSink> {
         audioFrameCount += 1
     }
 
+    /// One Opus packet behind its control header (``TSOpusMapping``): `start_trim` while the pre-skip lasts,
+    /// `end_trim` when the frame's duration is shorter than its TOC byte says (the padded last frame).
+    private mutating func appendOpus(_ frame: EncodedAudioFrame) throws(ContainerWriteError) {
+        let samples: Int
+        do { samples = try OpusPacket(frame.data).sampleCount } catch {
+            throw .frameMismatch(frameIndex: audioFrameCount, reason: "not an Opus packet: \(error)")
+        }
+        let startTrim = min(pendingStartTrim, samples)
+        pendingStartTrim -= startTrim
+        let duration = Int(frame.duration.converted(to: 48_000).value)
+        let endTrim = duration > 0 && duration < samples ? min(samples - duration, samples - startTrim) : 0
+        var unit: [UInt8] = []
+        unit.reserveCapacity(frame.data.count + 16)
+        TSOpusMapping.appendAccessUnit(frame.data, startTrim: startTrim, endTrim: endTrim, to: &unit)
+        let pts = frame.pts.converted(to: 90_000).value + configuration.timestampOffset
+        if !pendingAudio.isEmpty, pendingAudio.count + unit.count > configuration.audioPayloadSize {
+            try flushAudio()
+        }
+        if pendingAudio.isEmpty { pendingAudioPTS = pts }
+        pendingAudio += unit
+        audioFrameCount += 1
+    }
+
     /// Writes the audio PES packet being gathered, if any — before a cut (an HLS segment's end) or at the end.
     /// - Throws: ``ContainerWriteError/io(_:)``.
     public mutating func flushAudio() throws(ContainerWriteError) {
@@ -193,7 +234,8 @@ public struct TSWriter<Sink: ByteSink> {
         if configuration.video == nil, lastTables.map({ pts - $0 >= configuration.tableInterval }) ?? true {
             try writeTables(at: pts)
         }
-        let header = TSPESHeader(streamID: 0xC0, pts: pts, dts: nil, payloadLength: pendingAudio.count)
+        let streamID = configuration.audio?.codec == .opus ? TSOpusMapping.streamID : 0xC0
+        let header = TSPESHeader(streamID: streamID, pts: pts, dts: nil, payloadLength: pendingAudio.count)
         writePES(pid: configuration.audioPID, header: header.serialized(), payload: pendingAudio, pcr: pcr, randomAccess: configuration.video == nil)
         pendingAudio.removeAll(keepingCapacity: true)
         try flushPackets()

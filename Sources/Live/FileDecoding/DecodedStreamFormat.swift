@@ -15,7 +15,7 @@ public enum DecodedStreamFormat {
         case .hevc:
             let sps = format.parameterSets.first { $0.first.map { $0 >> 1 & 0x3F == 33 } ?? false }
             return (nil, sps.flatMap { try? HEVCSequenceParameterSet(nalUnit: $0) })
-        case .aac:
+        case .aac, .opus:
             return (nil, nil)
         }
     }

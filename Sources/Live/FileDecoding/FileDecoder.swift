@@ -211,7 +211,7 @@ public struct FileDecoder: Sendable {
             switch format.codec {
             case .h264: rate = format.parameterSets.first.flatMap { try? H264SequenceParameterSet(nalUnit: $0) }?.frameRate
             case .hevc: rate = format.parameterSets.dropFirst().first.flatMap { try? HEVCSequenceParameterSet(nalUnit: $0) }?.frameRate
-            case .aac: rate = nil
+            case .aac, .opus: rate = nil
             }
         }
         guard let rate, rate > 0, rate < 1000 else { return Y4MRatio(25, 1) }
