@@ -129,7 +129,7 @@ let package = Package(
         ]),
 
         // Benchmarks: speed against the peer on the same input, printed as ratios (never timed tests).
-        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "AAC", "RTP", "NativeH264Kernels", "NativeH264", "NativeH264Decoder", "NativeAAC", "Containers", "MediaCore", "SRTP"], path: "Sources/StreamKitBenchmark"),
+        .executableTarget(name: "streamkit-benchmark", dependencies: ["Bitstream", "H264", "AAC", "RTP", "CodecInterface", "NativeH264Kernels", "NativeH264", "NativeH264Decoder", "NativeAAC", "Containers", "MediaCore", "SRTP"], path: "Sources/StreamKitBenchmark"),
         // Our RTSP server replaying a capture, for scripts/benchmark-rtsp-server.sh (CPU per client).
         .executableTarget(name: "streamkit-rtsp-benchmark-server", dependencies: ["Transport", "POSIX"],
                           path: "Sources/RTSPServerBenchmark"),

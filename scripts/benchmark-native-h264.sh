@@ -11,6 +11,9 @@
 #   --frames N (default 60)  --keyint N (30)  --qps 22,27,32,37  --bitrates 500000,...,4000000
 #   --sequences foreman,cars,mandelbrot  --no-vmaf  --vmaf-subsample N  --rss-frames N  --profile-frames N
 #   --no-native-bitrate (ours on the QP ladder only)  --encoders ours,...  --ladders qp,bitrate  --append
+#   Presets: --encoders ours-ultrafast,ours-superfast,ours-veryfast,ours-faster,ours-fast,ours-medium,x264-veryfast,x264-ultrafast,openh264
+#   ("ours" alone is the default preset); the analysis then prints a table per preset: fps, speed ratio and
+#   BD-rate (PSNR-Y) against each peer.
 # Env: STREAMKIT_BENCHMARK_OUT (default .build/native-h264-benchmark), STREAMKIT_MODERN_FFMPEG.
 # Re-analyse without measuring: .build/peers-venv/bin/python scripts/native-h264-benchmark/analyse.py DIR/results.json
 set -euo pipefail

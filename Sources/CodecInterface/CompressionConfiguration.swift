@@ -37,6 +37,10 @@ public struct CompressionConfiguration: Sendable, Hashable {
     public var maxFrameDelayCount: Int?
     /// A constant quantiser instead of rate control (`streamkit encode --qp`).
     public var quantizer: Int?
+    /// The speed against compression trade (`streamkit encode --preset`; `nil`: the engine's default).
+    /// VideoToolbox's `RealTime`, `Quality` and `PrioritizeEncodingSpeedOverQuality` map onto it as
+    /// ``EncoderPreset/init(realTime:prioritizeSpeedOverQuality:quality:)`` says.
+    public var preset: EncoderPreset?
     /// Which engines may serve the session.
     public var enginePreference: EnginePreference = .hardwarePreferred
     /// A specific engine by name (for example "x264"), or `nil` to let the registry choose.

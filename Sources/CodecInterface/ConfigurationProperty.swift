@@ -25,6 +25,8 @@ public enum ConfigurationProperty: String, Sendable, Hashable, CustomStringConve
     case quantizer
     /// ``CompressionConfiguration/entropyMode``.
     case entropyMode
+    /// ``CompressionConfiguration/preset``.
+    case preset
     /// ``AudioEncoderConfiguration/sampleRate``.
     case sampleRate
     /// ``AudioEncoderConfiguration/channelCount``.

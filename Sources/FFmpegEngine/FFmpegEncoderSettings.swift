@@ -178,6 +178,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
 
     private mutating func applyX264(_ configuration: CompressionConfiguration) throws(CodecError) {
         var params: [String] = []
+        if let preset = configuration.preset { set("preset", preset.rawValue) }
         if configuration.realTime { set("tune", "zerolatency") }
         let profile = configuration.profileLevel.profile
         if configuration.quantizer == 0, profile != .high444Predictive {
@@ -217,6 +218,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     // MARK: - libx265
 
     private mutating func applyX265(_ configuration: CompressionConfiguration) throws(CodecError) {
+        if let preset = configuration.preset { set("preset", preset.rawValue) }
         if configuration.realTime { set("tune", "zerolatency") }
         set("profile", "main")
         set("forced-idr", "1")
@@ -248,7 +250,10 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
     // MARK: - NVENC
 
     private mutating func applyNVENC(_ configuration: CompressionConfiguration) throws(CodecError) {
-        set("preset", "p4")
+        // NVENC's p1 (fastest) … p7: x264's names from ultrafast (p1) to medium (p6); p4 when none is given.
+        let nvencPresets: [EncoderPreset: String] = [.ultrafast: "p1", .superfast: "p2", .veryfast: "p3", .faster: "p4",
+                                                     .fast: "p5", .medium: "p6"]
+        set("preset", configuration.preset.flatMap { nvencPresets[$0] } ?? "p4")
         if configuration.realTime { set("tune", "ll"); set("zerolatency", "1") }
         set("profile", Self.profileOptionValue(configuration.profileLevel.profile, family: .nvenc))
         if let level = try levelName(configuration) { set("level", level) }
@@ -278,6 +283,9 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
         if configuration.maxFrameDelayCount != nil {
             throw .unsupportedProperty(.maxFrameDelayCount, reason: "VA-API has no bound on its pipeline delay", engine: engineName)
         }
+        if configuration.preset != nil {
+            throw .unsupportedProperty(.preset, reason: "VA-API drivers have no x264-style presets", engine: engineName)
+        }
     }
 
     // MARK: - V4L2 M2M
@@ -290,6 +298,7 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
             (configuration.quantizer != nil, .quantizer),
             (!configuration.dataRateLimits.isEmpty, .dataRateLimits),
             (configuration.maxFrameDelayCount != nil, .maxFrameDelayCount),
+            (configuration.preset != nil, .preset),
         ]
         if let first = refused.first(where: { $0.0 }) {
             throw .unsupportedProperty(first.1, reason: "the V4L2 M2M wrapper does not expose it", engine: engineName)

@@ -38,13 +38,21 @@ final class MacroblockScratch: @unchecked Sendable {
     /// The coder's state before a P macroblock's trial codings (``SliceCoder/encodePredictedMacroblock(mbX:mbY:to:)``),
     /// put back after each; its arrays are allocated once.
     var snapshot = MacroblockSnapshot()
+    /// The coder's state right after a P macroblock's intra trial, put in place when intra wins.
+    var intraSnapshot = MacroblockSnapshot()
+    /// The intra trial's reconstructed samples: luma 16x16 (stride 16), then Cb and Cr 8x8 (stride 8) (384).
+    let intraSamples: UnsafeMutablePointer<UInt8>
+    /// The syntax elements of a P macroblock's intra trial, replayed when intra wins.
+    var intraRecorder = SyntaxBitRecorder()
+    /// The syntax elements of a P macroblock's inter trial with its residual, replayed when it wins.
+    var interRecorder = SyntaxBitRecorder()
 
     private let bytes: UnsafeMutablePointer<UInt8>
     private let words: UnsafeMutablePointer<Int32>
 
     init() {
-        bytes = .allocate(capacity: 256 * 2 + 128 * 2 + 16 * 2 + 256)
-        bytes.initialize(repeating: 0, count: 256 * 2 + 128 * 2 + 16 * 2 + 256)
+        bytes = .allocate(capacity: 256 * 2 + 128 * 2 + 16 * 2 + 256 + 384)
+        bytes.initialize(repeating: 0, count: 256 * 2 + 128 * 2 + 16 * 2 + 256 + 384)
         intraPrediction = bytes
         intraCandidate = bytes + 256
         chromaPrediction = bytes + 512
@@ -52,6 +60,7 @@ final class MacroblockScratch: @unchecked Sendable {
         intra4x4Prediction = bytes + 768
         intra4x4Candidate = bytes + 784
         searchBlock = bytes + 800
+        intraSamples = bytes + 1056
         words = .allocate(capacity: 256 + 16 + 128 + 8 + 16 + 16 + 256)
         words.initialize(repeating: 0, count: 256 + 16 + 128 + 8 + 16 + 16 + 256)
         lumaLevels = words

@@ -121,6 +121,12 @@ public struct NativeH264Encoder: Sendable {
     public let sliceLayout: SliceLayout
     /// The most threads one picture is coded on (slices of ``SliceLayout/count(_:)`` in parallel).
     public let threadCount: Int
+    /// The speed against compression trade: which search, partitions and decisions the encoder uses.
+    public let preset: EncoderPreset
+    /// The preset of an encoder created without one.
+    public static let defaultPreset = EncoderPreset.veryfast
+    /// The tools of ``preset``.
+    let tools: EncoderTools
 
     let widthInMbs: Int, heightInMbs: Int
     /// IDR pictures so far (idr_pic_id alternates between consecutive ones).
@@ -147,14 +153,16 @@ public struct NativeH264Encoder: Sendable {
     ///   - sliceLayout: how each picture is cut into slices (default one slice).
     ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
     ///     available processor).
+    ///   - preset: the speed against compression trade (default ``defaultPreset``).
     /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, key-frame interval,
     ///   slice layout or thread count.
     public init(width: Int, height: Int, quantisationParameter: Int, framesPerSecond: Int = 30,
                 keyFrameInterval: Int = 1,
-                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount,
+                preset: EncoderPreset = NativeH264Encoder.defaultPreset) throws(NativeH264EncoderError) {
         try self.init(width: width, height: height, rateControl: .constantQuantisationParameter(quantisationParameter),
                       framesPerSecond: framesPerSecond, keyFrameInterval: keyFrameInterval,
-                      sliceLayout: sliceLayout, threadCount: threadCount)
+                      sliceLayout: sliceLayout, threadCount: threadCount, preset: preset)
     }
 
     /// Creates an encoder with a rate control.
@@ -168,11 +176,13 @@ public struct NativeH264Encoder: Sendable {
     ///   - sliceLayout: how each picture is cut into slices (default one slice).
     ///   - threadCount: the most threads a picture is coded on, 1…``maximumThreadCount`` (default: every
     ///     available processor).
+    ///   - preset: the speed against compression trade (default ``defaultPreset``).
     /// - Throws: ``NativeH264EncoderError`` for an odd or out-of-range size, QP, bit rate, limit,
     ///   key-frame interval, slice layout or thread count.
     public init(width: Int, height: Int, rateControl: RateControl, framesPerSecond: Int = 30,
                 keyFrameInterval: Int = 1,
-                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount) throws(NativeH264EncoderError) {
+                sliceLayout: SliceLayout = .single, threadCount: Int = NativeH264Encoder.availableProcessorCount,
+                preset: EncoderPreset = NativeH264Encoder.defaultPreset) throws(NativeH264EncoderError) {
         guard width >= 2, height >= 2, width <= 8192, height <= 8192, width % 2 == 0, height % 2 == 0 else {
             throw .unsupportedSize(width: width, height: height)
         }
@@ -181,6 +191,8 @@ public struct NativeH264Encoder: Sendable {
         try Self.validate(sliceLayout, threadCount: threadCount)
         self.sliceLayout = sliceLayout
         self.threadCount = threadCount
+        self.preset = preset
+        tools = EncoderTools(preset)
         self.keyFrameInterval = keyFrameInterval
         self.width = width
         self.height = height
@@ -285,7 +297,7 @@ public struct NativeH264Encoder: Sendable {
     /// Codes the picture at a slice QP (and the macroblock offsets), without changing the encoder's state.
     func codePicture(_ source: EncoderPicture, isKeyFrame: Bool, qp: Int, offsets: [Int8]) -> CodedPicture {
         var coder = SliceCoder(source: source, quantisationParameter: qp, reference: isKeyFrame ? nil : reference,
-                               quantisationOffsets: offsets)
+                               quantisationOffsets: offsets, tools: tools)
         let nalType: H264NALUnitType = isKeyFrame ? .idrSlice : .nonIDRSlice
         var header = H264SliceHeader(nalUnitHeader: H264NALUnitHeader(nalRefIDC: 3, nalUnitType: nalType), sliceType: isKeyFrame ? .i : .p)
         header.allSlicesHaveSameType = true

@@ -31,7 +31,8 @@ final class NativeVideoEncoder: VideoEncoder {
         do {
             encoder = try NativeH264Encoder(width: configuration.width, height: configuration.height, rateControl: settings.rateControl,
                                             framesPerSecond: settings.framesPerSecond, keyFrameInterval: settings.keyFrameInterval,
-                                            sliceLayout: sliceLayout, threadCount: threadCount)
+                                            sliceLayout: sliceLayout, threadCount: threadCount,
+                                            preset: configuration.preset ?? NativeH264Encoder.defaultPreset)
         } catch {
             throw .unsupportedProperty(.size, reason: error.description, engine: engineName)
         }

@@ -21,14 +21,18 @@ extension SliceCoder {
                                             inner: DeblockingThresholds(qPp: c, qPq: c))
                 // bS[direction · 16 + edge · 4 + segment]: direction 0 vertical edges, 1 horizontal edges (inline, no heap).
                 var strengths = InlineArray<32, Int>(repeating: 0)
+                var anyStrength = 0
                 for edge in 0..<4 {
                     for segment in 0..<4 {
                         let gx = mbX * 4 + edge, gy = mbY * 4 + segment
                         strengths[edge * 4 + segment] = gx > 0 ? strength(p: (gx - 1, gy), q: (gx, gy), isMacroblockEdge: edge == 0) : 0
                         let hx = mbX * 4 + segment, hy = mbY * 4 + edge
                         strengths[16 + edge * 4 + segment] = hy > 0 ? strength(p: (hx, hy - 1), q: (hx, hy), isMacroblockEdge: edge == 0) : 0
+                        anyStrength |= strengths[edge * 4 + segment] | strengths[16 + edge * 4 + segment]
                     }
                 }
+                // bS 0 everywhere (a still or skipped area): no edge of the macroblock is filtered (§8.7.2: bS 0 leaves the samples).
+                if anyStrength == 0 { continue }
                 reconstruction.luma.withUnsafeMutableBufferPointer { buffer in
                     let plane = MutablePlaneView(base: buffer.baseAddress!, width: w, height: h, stride: w)
                     Self.filterMacroblock(plane, x: mbX * 16, y: mbY * 16, strengths: strengths, thresholds: luma, isChroma: false)

@@ -20,6 +20,8 @@ final class InterMacroblock {
     let chromaDC: UnsafeMutablePointer<Int32>
     /// CodedBlockPatternChroma, 0…2.
     var codedBlockPatternChroma = 0
+    /// Whether the chroma prediction and levels were built (see ``SliceCoder/predictedMacroblock(mbX:mbY:shape:motionVectors:stoppingAtLumaResidual:)``).
+    var isComplete = true
 
     init() {
         luma = .allocate(capacity: 256 + 128)
@@ -68,10 +70,6 @@ extension SliceCoder {
     /// decimation score by zero run.
     static let partitionShapes: [PartitionShape] = [.whole, .quarters, .horizontalHalves, .verticalHalves]
     static let shapeBits = [0, 2, 2, 8]
-    /// The 8x8 partitions are searched only when the best 16x16 SATD + λ·bits reaches this many λ
-    /// (x264-style early termination). Measured at 720p, QP 22–37: 128 λ costs +0.2 % BD-rate for 9 %
-    /// less CPU; 64 λ saves nothing, 256 λ saves 20 % for +1.5–1.9 %.
-    static let quartersThreshold = 128
     static let neighbourPositions = [(-1, 0), (0, -1), (16, -1)]
     static let decimationRunScore = [3, 2, 2, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     /// Every Intra_16x16, Intra_4x4 and intra chroma mode, in mode order.
@@ -96,8 +94,10 @@ extension SliceCoder {
         let index = mbY * widthInMbs + mbX
         let predictor = motionVectorPredictor(mbX: mbX, mbY: mbY)
         let skip = skipMotionVector(mbX: mbX, mbY: mbY, predictor: predictor)
-        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip))
-        let skipDistortion = predictionError(candidate, mbX: mbX, mbY: mbY)
+        // Without rate-distortion decisions only "does the skip vector leave no residual" matters here: the
+        // chroma is left out once the luma has some (x264's early P_Skip test does the same).
+        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip),
+                                            stoppingAtLumaResidual: !tools.rateDistortionDecision)
         if candidate.codedBlockPattern == 0 {
             // P_Skip (§7.4.4: inferred mb_type, mvL0 of §8.4.1.1, no residual).
             macroblockIsIntra[index] = false
@@ -126,8 +126,8 @@ extension SliceCoder {
         let lambda = Self.lambda(qp: qp)
         var bestShape = PartitionShape.whole, bestVectors = PartitionVectors(), bestPredictors = PartitionVectors(), bestCost = Int.max
         for shape in Self.partitionShapes {
-            if shape == .horizontalHalves, bestShape != .quarters { break }
-            if shape == .quarters, bestCost < Self.quartersThreshold * lambda { break }  // a cheap 16x16: no split
+            if shape == .horizontalHalves, bestShape != .quarters || tools.partitions != .all { break }
+            if shape == .quarters, tools.partitions == .whole || bestCost < tools.quartersThreshold * lambda { break }  // a cheap 16x16: no split
             var vectors = PartitionVectors(), predictors = PartitionVectors(), cost = lambda * Self.shapeBits[shape.rawValue]
             for (partition, geometry) in shape.partitions.enumerated() {
                 let partitionPredictor = motionVectorPredictor(mbX: mbX, mbY: mbY, shape: shape, partition: partition)
@@ -153,13 +153,22 @@ extension SliceCoder {
         // bits counted by the very writers that would write them: P_Skip (one bit of mb_skip_run), the
         // searched partitions with their residual and without it, and intra when its SATD is within
         // reach of the inter one.
+        guard tools.rateDistortionDecision else {
+            encodePredictedBySATD(mbX: mbX, mbY: mbY, shape: bestShape, vectors: bestVectors, predictors: bestPredictors, cost: bestCost,
+                                  skip: skip, skipCandidate: candidate, to: &writer)
+            return
+        }
         let rdLambda = Self.distortionLambdas[qp]
-        let skipCost = Self.rateDistortionCost(distortion: skipDistortion, bits: 1, lambda: rdLambda)
+        let skipCost = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: 1, lambda: rdLambda)
         var choice = PredictedMacroblockChoice.skip, choiceCost = skipCost
         save(macroblock: index, into: &scratch.snapshot)
         // (Intra is tried only when its best Intra_16x16 SATD + 3λ is below the inter SATD cost: the
         // trial codes the whole macroblock, Intra_4x4 included.)
-        if intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * lambda < bestCost {
+        if tools.intraInPredicted != .never, intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * lambda < bestCost {
+            if tools.intraInPredicted == .bySATD {
+                encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+                return
+            }
             let intraCost = intraTrialCost(mbX: mbX, mbY: mbY, address: index, lambda: rdLambda)
             if intraCost < choiceCost { choice = .intra; choiceCost = intraCost }
         }
@@ -173,24 +182,28 @@ extension SliceCoder {
         let bare = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: headerBits.bitCount, lambda: rdLambda)
         if bare < choiceCost { choice = .interWithoutResidual; choiceCost = bare }
         if candidate.codedBlockPattern != 0 {
-            var bits = SyntaxBitCounter()
-            writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: candidate.codedBlockPattern, to: &bits)
-            let savedQP = predictedQP
-            writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &bits)
-            predictedQP = savedQP
-            // The reconstruction turns the chroma DC levels into coefficients: kept for the writer.
-            var dc = InlineArray<8, Int32>(repeating: 0)
-            for i in 0..<8 { dc[i] = candidate.chromaDC[i] }
+            // Tried last, recorded: when it wins, its state, reconstruction and syntax elements are the
+            // macroblock's as they are (one pass per decision).
+            scratch.interRecorder.reset()
+            writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: candidate.codedBlockPattern,
+                             to: &scratch.interRecorder)
+            writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &scratch.interRecorder)
             reconstructInter(candidate, mbX: mbX, mbY: mbY)
-            for i in 0..<8 { candidate.chromaDC[i] = dc[i] }
-            let coded = Self.rateDistortionCost(distortion: reconstructionError(mbX: mbX, mbY: mbY), bits: bits.bitCount, lambda: rdLambda)
-            if coded < choiceCost { choice = .inter; choiceCost = coded }
+            let coded = Self.rateDistortionCost(distortion: reconstructionError(mbX: mbX, mbY: mbY), bits: scratch.interRecorder.bitCount,
+                                                lambda: rdLambda)
+            if coded < choiceCost {
+                macroblockIsIntra[index] = false
+                countInter(bestShape)
+                skipRun = 0
+                scratch.interRecorder.replay(into: &writer)
+                return
+            }
         }
         restore(macroblock: index, from: scratch.snapshot)
 
         switch choice {
         case .intra:
-            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+            adoptIntraTrial(mbX: mbX, mbY: mbY, address: index, to: &writer)
             return
         case .skip:
             // P_Skip (§7.4.4): the prediction of the skip vector alone.
@@ -203,29 +216,56 @@ extension SliceCoder {
             skipRun += 1
             macroblockTypes.skipped += 1
             return
-        case .inter, .interWithoutResidual:
+        case .interWithoutResidual:
             break
         }
+        // The searched partitions without residual: mb_skip_run, macroblock_layer( ) of P_L0_16x16 /
+        // P_L0_L0_16x8 / P_L0_L0_8x16 / P_8x8 with coded_block_pattern 0, the prediction as reconstruction.
         for (partition, geometry) in bestShape.partitions.enumerated() {
             setMotion(bestVectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
         }
-        if choice == .interWithoutResidual {
-            candidate.codedBlockPatternLuma = 0
-            candidate.codedBlockPatternChroma = 0
-        }
+        candidate.codedBlockPatternLuma = 0
+        candidate.codedBlockPatternChroma = 0
         macroblockIsIntra[index] = false
-        switch bestShape {
+        countInter(bestShape)
+        writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: 0, to: &writer)
+        skipRun = 0
+        writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &writer)
+        reconstructInter(candidate, mbX: mbX, mbY: mbY)
+    }
+
+    /// The decision of the fast presets (``EncoderTools/rateDistortionDecision`` off), after x264's
+    /// without RD: intra when its best Intra_16x16 SATD + 3λ is below the searched partitions' SATD + λ·bits
+    /// (``EncoderTools/intraInPredicted``), otherwise the searched partitions with their residual — no trial
+    /// codings. P_Skip was taken already when the skip vector leaves no residual.
+    mutating func encodePredictedBySATD(mbX: Int, mbY: Int, shape: PartitionShape, vectors: PartitionVectors, predictors: PartitionVectors,
+                                        cost: Int, skip: SIMD2<Int32>, skipCandidate: InterMacroblock, to writer: inout BitWriter) {
+        if tools.intraInPredicted != .never, intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * Self.lambda(qp: qp) < cost {
+            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
+            return
+        }
+        for (partition, geometry) in shape.partitions.enumerated() {
+            setMotion(vectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
+        }
+        // The skip vector searched as the whole macroblock's: its residual is the one quantised already.
+        let candidate = shape == .whole && vectors[0] == skip && skipCandidate.isComplete ? skipCandidate
+            : predictedMacroblock(mbX: mbX, mbY: mbY, shape: shape, motionVectors: vectors)
+        macroblockIsIntra[mbY * widthInMbs + mbX] = false
+        countInter(shape)
+        writeInterHeader(shape: shape, vectors: vectors, predictors: predictors, pattern: candidate.codedBlockPattern, to: &writer)
+        skipRun = 0
+        writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &writer)
+        reconstructInter(candidate, mbX: mbX, mbY: mbY)
+    }
+
+    /// Counts a P_L0 macroblock of `shape` in ``macroblockTypes``.
+    mutating func countInter(_ shape: PartitionShape) {
+        switch shape {
         case .whole: macroblockTypes.predicted16x16 += 1
         case .horizontalHalves: macroblockTypes.predicted16x8 += 1
         case .verticalHalves: macroblockTypes.predicted8x16 += 1
         case .quarters: macroblockTypes.predicted8x8 += 1
         }
-        // mb_skip_run, macroblock_layer( ) of P_L0_16x16 / P_L0_L0_16x8 / P_L0_L0_8x16 / P_8x8, the residual.
-        writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: candidate.codedBlockPattern, to: &writer)
-        skipRun = 0
-        writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &writer)
-        // With its residual the trial's reconstruction is in place already (tried last).
-        if choice == .interWithoutResidual { reconstructInter(candidate, mbX: mbX, mbY: mbY) }
     }
 
     /// The least SATD of the usable Intra_16x16 predictions of a macroblock (§8.3.3).
@@ -249,26 +289,23 @@ extension SliceCoder {
     /// The motion-compensated prediction of a macroblock (§8.4.2.2: luma quarter-sample from the
     /// reference's prepared planes, chroma eighth-sample with mvCL0 = mvL0, §8.4.1.4) and its residual
     /// through the 4x4 transform, quantised with the inter dead zone (rounding 1/6), chroma DC through
-    /// the 2x2 transform; written into ``MacroblockScratch/inter``, which it returns.
-    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: PartitionVectors) -> InterMacroblock {
+    /// the 2x2 transform; written into ``MacroblockScratch/inter``, which it returns. With
+    /// `stoppingAtLumaResidual` it stops after the luma when the luma has levels (the chroma not built,
+    /// ``InterMacroblock/isComplete`` false): enough to know the skip vector does not make a P_Skip.
+    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: PartitionVectors,
+                             stoppingAtLumaResidual: Bool = false) -> InterMacroblock {
         let result = scratch.inter
         result.shape = shape
         result.codedBlockPatternLuma = 0
         result.codedBlockPatternChroma = 0
+        result.isComplete = true
         guard let reference, let planes = referencePlanes else { return result }
         let stride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16, cx0 = mbX * 8, cy0 = mbY * 8
-        for (partition, (px, py, pw, ph)) in shape.partitions.enumerated() {
+        for (partition, (px, py, _, _)) in shape.partitions.enumerated() {
             let mv = vectors[partition]
             planes.predict(quarterX: (x0 + px) * 4 + Int(mv.x), quarterY: (y0 + py) * 4 + Int(mv.y), size: shape.blockSize,
                            into: result.luma + py * 16 + px, stride: 16)
-            for component in 0..<2 {
-                (component == 0 ? reference.cb : reference.cr).withUnsafeBufferPointer { ref in
-                    let plane = PlaneView(base: ref.baseAddress!, width: reference.chromaWidth, height: reference.chromaHeight, stride: chromaStride)
-                    ChromaInterpolation.fast(plane, eighthX: (cx0 + px / 2) * 8 + Int(mv.x), eighthY: (cy0 + py / 2) * 8 + Int(mv.y),
-                                             width: pw / 2, height: ph / 2, into: result.chroma + 64 * component + (py / 2) * 8 + px / 2, stride: 8)
-                }
-            }
         }
         // Luma: 16 blocks, all 16 coefficients each.
         source.luma.withUnsafeBufferPointer { src in
@@ -282,6 +319,20 @@ extension SliceCoder {
             }
         }
         decimate(result)
+        if stoppingAtLumaResidual && result.codedBlockPatternLuma != 0 {
+            result.isComplete = false
+            return result
+        }
+        for (partition, (px, py, pw, ph)) in shape.partitions.enumerated() {
+            let mv = vectors[partition]
+            for component in 0..<2 {
+                (component == 0 ? reference.cb : reference.cr).withUnsafeBufferPointer { ref in
+                    let plane = PlaneView(base: ref.baseAddress!, width: reference.chromaWidth, height: reference.chromaHeight, stride: chromaStride)
+                    ChromaInterpolation.fast(plane, eighthX: (cx0 + px / 2) * 8 + Int(mv.x), eighthY: (cy0 + py / 2) * 8 + Int(mv.y),
+                                             width: pw / 2, height: ph / 2, into: result.chroma + 64 * component + (py / 2) * 8 + px / 2, stride: 8)
+                }
+            }
+        }
         // Chroma: AC of the four blocks, the DC through the 2x2 transform.
         var acNonZero = 0, dcNonZero = 0
         for component in 0..<2 {

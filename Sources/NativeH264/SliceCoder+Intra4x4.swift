@@ -31,9 +31,11 @@ extension SliceCoder {
     }()
 
     /// The mode-cost weight λ for a QP (about 2^((QP − 12) / 6), at least 1).
-    static func lambda(qp: Int) -> Int {
-        max(1, Int((Double(1 << 20) * pow2((Double(qp) - 12) / 6)).rounded()) >> 20)
-    }
+    @inline(__always)
+    static func lambda(qp: Int) -> Int { lambdas[qp] }
+
+    /// ``lambda(qp:)`` by QP 0…51, computed once.
+    static let lambdas: [Int] = (0...51).map { max(1, Int((Double(1 << 20) * pow2((Double($0) - 12) / 6)).rounded()) >> 20) }
 
     static func pow2(_ x: Double) -> Double {
         // 2^x without Foundation: split into integer and fractional parts, the latter by its series.

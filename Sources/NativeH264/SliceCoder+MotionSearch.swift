@@ -26,8 +26,9 @@ extension SliceCoder {
     /// (``LumaReferencePlanes``): the best of the predictors (zero, mvp, the skip vector, the
     /// neighbours' and the earlier partitions' vectors) by SAD + λ·mvd bits read in place on the
     /// full-sample plane, a small diamond from it one sample per step until no step improves (at most
-    /// 32 steps), then half- and quarter-sample refinement by SATD + λ·mvd bits on the half-sample
-    /// planes (a four-point diamond at each, at most two steps), each quarter position the rounded
+    /// ``EncoderTools/searchSteps`` steps), then half- and (``EncoderTools/quarterSample``) quarter-sample
+    /// refinement by SATD + λ·mvd bits on the half-sample planes (a four-point diamond at each, at most
+    /// ``EncoderTools/refinementSteps`` steps), each quarter position the rounded
     /// average of two of them (§8.4.2.2.1, Table 8-12).
     /// - Returns: the vector of the partition (x, y, width, height inside the macroblock) and its SATD + λ·bits cost.
     func searchMotion(mbX: Int, mbY: Int, partition: (Int, Int, Int, Int) = (0, 0, 16, 16), size: BlockSize = .w16h16, predictor: SIMD2<Int32>,
@@ -94,7 +95,7 @@ extension SliceCoder {
             }
             // Small diamond, one sample per step, at most 32 steps; the point it came from is not tried again.
             var previous = SIMD2<Int32>(Int32.max, Int32.max)
-            for _ in 0..<32 {
+            for _ in 0..<tools.searchSteps {
                 var moved = false
                 let centre = best
                 for step in 0..<4 {
@@ -110,9 +111,9 @@ extension SliceCoder {
             // Half then quarter samples by SATD: a four-point diamond at each, moved at most twice
             // (x264's sub-sample refinement at its faster settings); the point it came from is not tried again.
             bestCost = subCost(best)
-            for radius: Int32 in [2, 1] {
+            for radius: Int32 in [2, 1] where radius == 2 || tools.quarterSample {
                 var previous = SIMD2<Int32>(Int32.max, Int32.max)
-                for _ in 0..<2 {
+                for _ in 0..<tools.refinementSteps {
                     let centre = best
                     for step in 0..<4 {
                         let offset = step < 2 ? SIMD2<Int32>(step == 0 ? radius : -radius, 0) : SIMD2<Int32>(0, step == 2 ? radius : -radius)

@@ -1,11 +1,10 @@
+import Bitstream
 import NativeH264Kernels
 
 /// The candidates of a P macroblock's final decision (``SliceCoder/encodePredictedMacroblock(mbX:mbY:to:)``).
 enum PredictedMacroblockChoice {
     /// P_Skip: the skip vector's prediction, no residual.
     case skip
-    /// The searched partitions with their quantised residual.
-    case inter
     /// The searched partitions with coded_block_pattern 0 (the residual dropped).
     case interWithoutResidual
     /// An intra macroblock (I_16x16 or I_NxN).
@@ -104,14 +103,58 @@ extension SliceCoder {
                             pattern: macroblock.codedBlockPatternChroma, to: &writer)
     }
 
-    /// The rate-distortion cost of coding the macroblock intra (the intra coder run with its bits
-    /// counted, its reconstruction measured), the coder's state put back afterwards (``MacroblockScratch/snapshot``,
-    /// saved by the caller for `address`); the reconstruction keeps the intra samples.
+    /// The rate-distortion cost of coding the macroblock intra (the intra coder run with its syntax
+    /// elements recorded in ``MacroblockScratch/intraRecorder``, its reconstruction measured); what the
+    /// trial left (state and samples) is kept in ``MacroblockScratch/intraSnapshot`` and
+    /// ``MacroblockScratch/intraSamples`` for ``adoptIntraTrial(mbX:mbY:address:to:)``, and the coder's
+    /// state is put back (``MacroblockScratch/snapshot``, saved by the caller for `address`). The
+    /// reconstruction keeps the intra samples.
     mutating func intraTrialCost(mbX: Int, mbY: Int, address: Int, lambda: Int) -> Int {
-        var counter = SyntaxBitCounter()
-        encodeMacroblock(mbX: mbX, mbY: mbY, to: &counter)
-        let cost = Self.rateDistortionCost(distortion: reconstructionError(mbX: mbX, mbY: mbY), bits: counter.bitCount, lambda: lambda)
+        scratch.intraRecorder.reset()
+        encodeMacroblock(mbX: mbX, mbY: mbY, to: &scratch.intraRecorder)
+        let cost = Self.rateDistortionCost(distortion: reconstructionError(mbX: mbX, mbY: mbY), bits: scratch.intraRecorder.bitCount,
+                                           lambda: lambda)
+        save(macroblock: address, into: &scratch.intraSnapshot)
+        copySamples(mbX: mbX, mbY: mbY, into: scratch.intraSamples)
         restore(macroblock: address, from: scratch.snapshot)
         return cost
+    }
+
+    /// Makes the intra trial of ``intraTrialCost(mbX:mbY:address:lambda:)`` the macroblock's coding without
+    /// coding it again: its state and samples put back, its recorded syntax elements written to `writer`.
+    mutating func adoptIntraTrial(mbX: Int, mbY: Int, address: Int, to writer: inout BitWriter) {
+        restore(macroblock: address, from: scratch.intraSnapshot)
+        copySamples(mbX: mbX, mbY: mbY, from: UnsafePointer(scratch.intraSamples))
+        scratch.intraRecorder.replay(into: &writer)
+    }
+
+    /// Copies the macroblock's reconstructed samples to `samples` (luma 16x16, stride 16; Cb, Cr 8x8, stride 8).
+    func copySamples(mbX: Int, mbY: Int, into samples: UnsafeMutablePointer<UInt8>) {
+        let stride = reconstruction.width, chromaStride = reconstruction.chromaWidth
+        let luma = (mbY * 16) * stride + mbX * 16, chroma = (mbY * 8) * chromaStride + mbX * 8
+        reconstruction.luma.withUnsafeBufferPointer { r in
+            for y in 0..<16 { (samples + 16 * y).update(from: r.baseAddress! + luma + y * stride, count: 16) }
+        }
+        reconstruction.cb.withUnsafeBufferPointer { r in
+            for y in 0..<8 { (samples + 256 + 8 * y).update(from: r.baseAddress! + chroma + y * chromaStride, count: 8) }
+        }
+        reconstruction.cr.withUnsafeBufferPointer { r in
+            for y in 0..<8 { (samples + 320 + 8 * y).update(from: r.baseAddress! + chroma + y * chromaStride, count: 8) }
+        }
+    }
+
+    /// Puts samples copied by ``copySamples(mbX:mbY:into:)`` back into the reconstruction.
+    mutating func copySamples(mbX: Int, mbY: Int, from samples: UnsafePointer<UInt8>) {
+        let stride = reconstruction.width, chromaStride = reconstruction.chromaWidth
+        let luma = (mbY * 16) * stride + mbX * 16, chroma = (mbY * 8) * chromaStride + mbX * 8
+        reconstruction.luma.withUnsafeMutableBufferPointer { r in
+            for y in 0..<16 { (r.baseAddress! + luma + y * stride).update(from: samples + 16 * y, count: 16) }
+        }
+        reconstruction.cb.withUnsafeMutableBufferPointer { r in
+            for y in 0..<8 { (r.baseAddress! + chroma + y * chromaStride).update(from: samples + 256 + 8 * y, count: 8) }
+        }
+        reconstruction.cr.withUnsafeMutableBufferPointer { r in
+            for y in 0..<8 { (r.baseAddress! + chroma + y * chromaStride).update(from: samples + 320 + 8 * y, count: 8) }
+        }
     }
 }

@@ -47,8 +47,12 @@ struct SliceCoder {
     /// Every macroblock's working memory, allocated once per coder; a copy of the coder that codes on
     /// another thread gets one of its own (``NativeH264Encoder/encodeInParallel(_:workers:coder:header:)``).
     var scratch = MacroblockScratch()
+    /// The tools of the encoder's preset (search, partitions, decisions).
+    let tools: EncoderTools
 
-    init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil, quantisationOffsets: [Int8] = []) {
+    init(source: EncoderPicture, quantisationParameter: Int, reference: EncoderPicture? = nil, quantisationOffsets: [Int8] = [],
+         tools: EncoderTools = EncoderTools(.fast)) {
+        self.tools = tools
         self.source = source
         self.reference = reference
         referencePlanes = reference.map { $0.referencePlanes ?? $0.makeReferencePlanes() }
@@ -134,8 +138,9 @@ struct SliceCoder {
         // Intra_4x4 tried against it: the trial codes the luma into the reconstruction; Intra_16x16,
         // when it wins, overwrites it (its prediction reads only samples outside the macroblock).
         let lambda = Self.lambda(qp: qp)
-        let intra4x4 = trialIntra4x4(mbX: mbX, mbY: mbY)
-        let useIntra4x4 = intra4x4.cost + 6 * lambda < bestCost + 2 * lambda
+        let triesIntra4x4 = isPredicted ? tools.intra4x4InPredicted : tools.intra4x4InKeyFrames
+        let intra4x4 = triesIntra4x4 ? trialIntra4x4(mbX: mbX, mbY: mbY) : Intra4x4Macroblock(levels: scratch.intra4x4Levels)
+        let useIntra4x4 = triesIntra4x4 && intra4x4.cost + 6 * lambda < bestCost + 2 * lambda
         if !useIntra4x4 {
             let gridStride = widthInMbs * 4
             for y in 0..<4 { for x in 0..<4 { intra4x4Modes[(mbY * 4 + y) * gridStride + mbX * 4 + x] = 2 } }

@@ -1,10 +1,11 @@
-// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30]: the native H.264
+// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30] [--preset NAME]: the native H.264
 // encoder as a command, for scripts/benchmark-native-h264.sh, which runs it beside x264 and openh264 on the
 // same input (and under /usr/bin/time and callgrind). Frames are read, encoded and written one at a time,
 // so the peak RSS is the encoder's own. Prints "frames F bytes B seconds S", S the CPU time of this thread
 // inside `encode` (the reading and writing are left out; the script also times the whole process).
 import Containers
 import Foundation
+import CodecInterface
 import MediaCore
 import NativeH264
 
@@ -18,6 +19,17 @@ struct NativeEncodeSettings {
     var frameLimit = Int.max
     /// An IDR picture every this many frames.
     var keyFrameInterval = 30
+    /// The encoder's preset.
+    var preset = NativeH264Encoder.defaultPreset
+
+    /// The preset `--preset NAME` names in `arguments`, the encoder's default when it is absent.
+    /// - Parameter arguments: the command's arguments.
+    /// - Returns: the preset, `nil` when the name is missing or unknown.
+    static func preset(in arguments: ArraySlice<String>) -> EncoderPreset? {
+        guard let index = arguments.firstIndex(of: "--preset") else { return NativeH264Encoder.defaultPreset }
+        guard index + 1 < arguments.endIndex else { return nil }
+        return EncoderPreset(rawValue: arguments[index + 1])
+    }
 }
 
 /// Encodes `inputPath` into the Annex B file `outputPath` with the native encoder and prints the counts.
@@ -38,7 +50,7 @@ func runNativeEncode(inputPath: String, outputPath: String, settings: NativeEnco
                 ?? .constantQuantisationParameter(settings.quantisationParameter)
             encoder = try NativeH264Encoder(width: frame.width, height: frame.height, rateControl: rateControl,
                                             framesPerSecond: framesPerSecond(reader.header.frameRate),
-                                            keyFrameInterval: settings.keyFrameInterval)
+                                            keyFrameInterval: settings.keyFrameInterval, preset: settings.preset)
         }
         let start = threadCPUTime()
         guard let picture = try encoder?.encode(frame) else { break }

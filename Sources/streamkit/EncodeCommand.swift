@@ -26,7 +26,7 @@ struct EncodeCommand {
 
     /// The options that only mean something for video, and those only for audio.
     private static let videoOptions: [any OptionDeclaring] = [
-        EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.quantizer, EncodingOptions.gop,
+        EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.gop,
         EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.pixelFormat, CommonOptions.frames,
         NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
     ]
@@ -44,7 +44,7 @@ struct EncodeCommand {
             EncodingOptions.size.documentingDefault("640x480; a .y4m, .mp4, .flv or .ts has its own"),
             EncodingOptions.fps.documentingDefault("a .y4m's, .mp4's, .flv's or .ts's own rate, else 30"),
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
-            EncodingOptions.quantizer, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
+            EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
             CommonOptions.engine, NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
             CommonOptions.pixelFormat, EncodingOptions.audioBitRate, EncodingOptions.audioCodec, duration, sampleRate, channels,
             HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize, HLSOutputOptions.segmentFormat,

@@ -25,6 +25,12 @@ struct EncodingOptions {
     static let quantizer = OptionSpec("--qp", value: "N",
                                       help: "a constant quantiser instead of --bitrate; 0 is lossless (H.264 High 4:4:4 Predictive)",
                                       parse: OptionValueParsers.wholeNumber(in: 0...51))
+    /// `--preset NAME`.
+    static let preset = OptionSpec<EncoderPreset>(
+        "--preset", value: "ultrafast|superfast|veryfast|faster|fast|medium",
+        help: "the speed/compression trade, x264's names (also given to the x264 and x265 engines)",
+        shown: "the engine's (veryfast for the native engine, medium for x264 and x265)",
+        parse: OptionValueParsers.choice(of: "preset", EncoderPreset.allCases.map { ([$0.rawValue], $0) }))
     /// `--gop N`.
     static let gop = OptionSpec("--gop", value: "N", help: "the most frames from one key frame to the next",
                                 shown: "--fps, one key frame per second", parse: OptionValueParsers.wholeNumber(in: 1...Int.max))
@@ -77,6 +83,8 @@ struct EncodingOptions {
     var enginePreference: EnginePreference = .hardwarePreferred
     /// `--qp` as given.
     var quantizer: Int?
+    /// `--preset` as given; `nil` means the engine's default.
+    var preset: EncoderPreset?
     /// The AAC bit rate: `--audio-bitrate`, else 96k.
     var audioBitRate: Int
     /// The audio codec: `--audio-codec`, else AAC.
@@ -95,6 +103,7 @@ struct EncodingOptions {
         isFrameRateGiven = parsed.isGiven(Self.fps)
         fps = parsed.value(Self.fps) ?? 30
         quantizer = parsed.given(Self.quantizer)
+        preset = parsed.given(Self.preset)
         // The default bit rate gives way to --qp; a bit rate given with it is left for the library's rule to refuse.
         bitRate = parsed.isGiven(Self.bitRate) || quantizer == nil ? parsed.value(Self.bitRate) : nil
         audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
@@ -157,6 +166,7 @@ struct EncodingOptions {
         configuration.averageBitRate = bitRate
         configuration.maxKeyFrameInterval = gop ?? fps
         configuration.quantizer = quantizer
+        configuration.preset = preset
         configuration.enginePreference = enginePreference
         configuration.engineName = engineName
         if let bFrames {

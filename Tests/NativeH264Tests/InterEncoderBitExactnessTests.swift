@@ -1,3 +1,4 @@
+import CodecInterface
 import Containers
 import Foundation
 import MediaCore
@@ -20,11 +21,15 @@ struct InterEncoderBitExactnessTests {
     }
 
     /// Encodes `frames` with a GOP, has ffmpeg hash the decoded stream and our reconstruction frame by frame.
+    /// `preset` defaults to `fast`, whose tools (every partition, intra trials in P pictures) these suites were
+    /// written for; ``PresetBitExactnessTests`` runs every preset.
     @discardableResult
     func expectBitExact(_ frames: [PixelBuffer], qp: Int, keyFrameInterval: Int, forcingKeyFrameAt forced: Set<Int> = [],
+                        preset: EncoderPreset = .fast, sliceLayout: NativeH264Encoder.SliceLayout = .single, threadCount: Int = 1,
                         label: String) throws -> Outcome {
         let width = frames[0].width, height = frames[0].height
-        var encoder = try NativeH264Encoder(width: width, height: height, quantisationParameter: qp, keyFrameInterval: keyFrameInterval)
+        var encoder = try NativeH264Encoder(width: width, height: height, quantisationParameter: qp, keyFrameInterval: keyFrameInterval,
+                                            sliceLayout: sliceLayout, threadCount: threadCount, preset: preset)
         var stream = [UInt8](), reconstruction = [UInt8]()
         var outcome = Outcome()
         for (index, frame) in frames.enumerated() {

@@ -1,4 +1,5 @@
 import Bitstream
+import CodecInterface
 import Containers
 import Foundation
 import MediaCore
@@ -22,10 +23,11 @@ struct SliceEncoderBitExactnessTests {
         var keyFrames = 0
     }
 
+    /// Encodes `frames`; `preset` defaults to `fast`, whose tools (every partition, intra trials) this suite was written for.
     static func encode(_ frames: [PixelBuffer], qp: Int, keyFrameInterval: Int, layout: NativeH264Encoder.SliceLayout,
-                       threads: Int = 1) throws -> Run {
+                       threads: Int = 1, preset: EncoderPreset = .fast) throws -> Run {
         var encoder = try NativeH264Encoder(width: frames[0].width, height: frames[0].height, quantisationParameter: qp,
-                                            keyFrameInterval: keyFrameInterval, sliceLayout: layout, threadCount: threads)
+                                            keyFrameInterval: keyFrameInterval, sliceLayout: layout, threadCount: threads, preset: preset)
         #expect(encoder.sliceLayout == layout && encoder.threadCount == threads)
         var run = Run()
         for frame in frames {

@@ -119,6 +119,41 @@ def print_bd_rates(results):
             print(f"  {'mean':11} " + "   ".join(means))
 
 
+def print_presets(results):
+    """One row per preset of ours (encoders "ours-NAME", and "ours" for the default): fps over the whole QP
+    ladder of every sequence, the speed ratio and the mean BD-rate (PSNR-Y, pchip) against each peer."""
+    points = [p for p in results["points"] if p["mode"] == "qp"]
+    variants = list(dict.fromkeys(p["encoder"] for p in points if p["encoder"].startswith(OURS)))
+    if len(variants) < 2 and OURS in variants:
+        return
+    sequences = list(dict.fromkeys(p["sequence"] for p in points))
+
+    def fps(encoder):
+        chosen = [p for p in points if p["encoder"] == encoder]
+        return sum(p["frames"] for p in chosen) / sum(p["cpu_seconds"] for p in chosen) if chosen else None
+
+    print("\n## Presets of ours, QP ladder, one thread: fps (whole ladder), speed ratio ours/peer, "
+          "mean BD-rate over the sequences (PSNR-Y, pchip; negative: ours needs fewer bits)")
+    print(f"{'preset':16} {'fps':>7}  " + "  ".join(f"{peer:>28}" for peer in PEERS))
+    for variant in variants:
+        own = fps(variant)
+        cells = []
+        for peer in PEERS:
+            other = fps(peer)
+            values = []
+            for sequence in sequences:
+                rates, scores = curve(points, sequence, variant, ("qp",), "psnr_y")
+                peer_rates, peer_scores = curve(points, sequence, peer, ("qp",), "psnr_y")
+                try:
+                    values.append(bd_rate(peer_rates, peer_scores, rates, scores, "pchip"))
+                except ValueError:
+                    pass
+            speed = f"{own / other:6.2f}x" if own and other else "     -"
+            bd = f"{sum(values) / len(values):+6.1f}%" if values else "      -"
+            cells.append(f"{speed} {bd}".rjust(28))
+        print(f"{variant:16} {own or 0:7.1f}  " + "  ".join(cells))
+
+
 def print_extras(results):
     check = results.get("openh264_cross_check")
     if check:
@@ -170,6 +205,7 @@ def main():
     print_points(results)
     print_ratios(results)
     print_bd_rates(results)
+    print_presets(results)
     print_extras(results)
     if arguments.plot:
         from rdplot import plot_rd_curves

@@ -1,7 +1,8 @@
 """Measures the native H.264 encoder beside its peers on the same inputs, in one run, one thread each, and
 writes every point to results.json (analyse.py turns it into the table, the BD-rates and the RD plot).
 
-Encoders: ours (`streamkit-benchmark native-encode`), x264 `--profile baseline --preset veryfast --tune
+Encoders: ours (`streamkit-benchmark native-encode`, its default preset; `ours-NAME` for the preset NAME,
+for example --encoders ours-ultrafast,ours-veryfast,ours-medium,openh264,x264-veryfast), x264 `--profile baseline --preset veryfast --tune
 zerolatency`, x264 `--preset ultrafast` (both `--threads 1`), openh264 through `openh264-encode` (our C
 driver of libopenh264, one thread). All share the GOP (an IDR every --keyint frames, no scene cuts).
 Ladders: fixed QP for every encoder; a bitrate ladder for the peers (and ours once it has rate control).
@@ -80,12 +81,14 @@ def run_measured(command):
 
 def encoder_command(encoder, tools, source, output, mode, value, frames, keyint):
     """The command line of one encoder at one ladder point (mode 'qp' or 'bitrate', value QP or bit/s)."""
-    if encoder == "ours":
+    if encoder == "ours" or encoder.startswith("ours-"):
+        # "ours" is the encoder's default preset, "ours-NAME" the preset NAME (ultrafast ... medium)
+        preset = ["--preset", encoder[len("ours-"):]] if encoder.startswith("ours-") else []
         if mode != "qp":
             return [tools["native"], "native-encode", source, output, "--bitrate", str(value),
-                    "--frames", str(frames), "--keyint", str(keyint)]
+                    "--frames", str(frames), "--keyint", str(keyint), *preset]
         return [tools["native"], "native-encode", source, output, "--qp", str(value),
-                "--frames", str(frames), "--keyint", str(keyint)]
+                "--frames", str(frames), "--keyint", str(keyint), *preset]
     if encoder in ("x264-veryfast", "x264-ultrafast"):
         preset = (["--profile", "baseline", "--preset", "veryfast", "--tune", "zerolatency"]
                   if encoder == "x264-veryfast" else ["--preset", "ultrafast"])
@@ -270,7 +273,7 @@ def main():
                  ([("bitrate", v) for v in bitrates] if "bitrate" in ladders else [])
         for mode, value in ladder:
             for encoder in encoders:
-                if encoder == "ours" and mode == "bitrate" and not arguments.native_bitrate:
+                if encoder.startswith("ours") and mode == "bitrate" and not arguments.native_bitrate:
                     continue
                 point = encode_point(tools, encoder, sequence, source, arguments.work, mode, value,
                                      arguments.frames, arguments.keyint, with_vmaf)
