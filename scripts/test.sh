@@ -22,13 +22,14 @@ cd "$(dirname "$0")/.."
 
 # The test targets whose code a trait changes: Codecs and FFmpegEngine (FFmpeg), Transport (OpenSSL), the streamkit
 # CLI (both), SRT sockets (trait SRT, in Transport's tests), the suites that run the CLI, and the live pipeline (x264 and AAC take over from the native encoder).
-traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests|LiveTests'
+traited='CodecsTests|MP4WriterTests|StreamKitCLITests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|TransportTests|LiveTests|SRTPTests'
 # The suites with tests that carry `.needsRealTime` or `.runsAlone` (Tests/TestSupport/RealTimeSuites.swift; without
 # STREAMKIT_REAL_TIME_SUITES=1 they skip themselves), and of them those in the targets the traits change.
 realTime='FFmpegReceiverTests|FFmpegSenderTests|LossTests|RTPMediaStreamPeerTests|SessionDescriptionPeerTests|StreamSynchronizerPeerTests'
 realTime+='|EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|SyntheticCameraTests|SyntheticMicrophoneTests'
 realTime+='|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests|LiveFanOutProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|ReadmeLiveExampleTests'
 realTime+='|NetworkDestinationProofTests|RTPSessionReceiverTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests|SRTAdaptationProofTests'
+realTime+='|HTTPServerPeerTests|WebRTCAnswerTests|ChromiumAnswerTests|ICELitePeerTests|OpusRTPTests'
 traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
 traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests|SRTAdaptationProofTests'
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
