@@ -107,7 +107,8 @@ struct EncodingOptions {
         // The default bit rate gives way to --qp; a bit rate given with it is left for the library's rule to refuse.
         bitRate = parsed.isGiven(Self.bitRate) || quantizer == nil ? parsed.value(Self.bitRate) : nil
         audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
-        audioCodec = parsed.value(Self.audioCodec) ?? .aac
+        // `encode` alone takes --audio-codec; the live commands' destinations (FLV, RTMP, HLS …) carry AAC.
+        audioCodec = parsed.declares(Self.audioCodec) ? parsed.value(Self.audioCodec) ?? .aac : .aac
         gop = parsed.given(Self.gop)
         bFrames = parsed.given(Self.bFrames)
         switch parsed.value(CommonOptions.engine) ?? .automatic {

@@ -25,6 +25,13 @@ struct ParsedOptions: Sendable {
         self.isHelpRequested = isHelpRequested
     }
 
+    /// Whether the command's table declares the option (a shared option group reads what only some commands take).
+    /// - Parameter option: the option.
+    /// - Returns: `true` when the command takes it.
+    func declares<Value>(_ option: OptionSpec<Value>) -> Bool {
+        declared.contains(option.name)
+    }
+
     /// The value given on the command line.
     /// - Parameter option: the option.
     /// - Returns: its value, or `nil` when it was not given.
