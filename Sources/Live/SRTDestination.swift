@@ -61,12 +61,17 @@ public final class SRTDestination: LiveDestination {
     private struct Peer {
         let socket: SRTSocket
         var isStarted: Bool
+        var liveness: SRTPeerLiveness
+        /// Whether the peer stopped acknowledging (``SRTPeerLiveness``): its backlog and refusals do not adapt the rate.
+        var isSilent = false
     }
 
     private struct State {
         var chunks: TSChunkStream?
         var peers: [Peer] = []
         var droppedPackets = 0
+        /// The packets refused by a full send buffer of a peer that still answers.
+        var refusedByAnsweringPeers = 0
         var isFinished = false
     }
 
@@ -113,7 +118,8 @@ public final class SRTDestination: LiveDestination {
             } else {
                 let socket = try await Self.onThread { try SRTSocket.connect(to: url) }
                 socket.setSendWaits(false)
-                state.withLock { $0.peers = [Peer(socket: socket, isStarted: true)] }
+                let peer = Peer(socket: socket, isStarted: true, liveness: SRTPeerLiveness())
+                state.withLock { $0.peers = [peer] }
             }
         } catch let error as SRTError {
             throw LiveDestinationError.refused(destination: name, reason: error.description)
@@ -172,6 +178,7 @@ public final class SRTDestination: LiveDestination {
                     try state.peers[index].socket.send(chunk.bytes)
                 } catch .sendBufferFull {
                     state.droppedPackets += 1
+                    if !state.peers[index].isSilent { state.refusedByAnsweringPeers += 1 }
                 } catch {
                     if isCaller {
                         lost = error
@@ -191,7 +198,7 @@ public final class SRTDestination: LiveDestination {
             socket.setSendWaits(false)
             let kept = state.withLock { state -> Bool in
                 guard !state.isFinished else { return false }
-                state.peers.append(Peer(socket: socket, isStarted: false))
+                state.peers.append(Peer(socket: socket, isStarted: false, liveness: SRTPeerLiveness()))
                 return true
             }
             if kept {
@@ -203,7 +210,8 @@ public final class SRTDestination: LiveDestination {
     }
 
     /// The adaptation's thread: reads the connections' counters every ``Options/statisticsInterval`` until the
-    /// destination finishes, and reports each bit rate the link calls for.
+    /// destination finishes, and reports each bit rate the link calls for. Peers that stopped acknowledging are left
+    /// out; a listener whose pullers have all gone returns to the stream's rate.
     private func watchLink(_ adaptation: SRTLinkAdaptation) {
         var adaptation = adaptation
         let clock = ContinuousClock()
@@ -213,13 +221,21 @@ public final class SRTDestination: LiveDestination {
         while true {
             var rest = pause
             nanosleep(&rest, nil)
-            guard let (connections, refused) = state.withLock({ state -> ([SRTStatistics], Int)? in
-                state.isFinished ? nil : (state.peers.filter(\.isStarted).compactMap { $0.socket.statistics() }, state.droppedPackets)
+            let now = (clock.now - start).seconds
+            guard let (connections, refused, hasPeers) = state.withLock({ state -> ([SRTStatistics], Int, Bool)? in
+                guard !state.isFinished else { return nil }
+                var answering: [SRTStatistics] = []
+                for index in state.peers.indices where state.peers[index].isStarted {
+                    guard let statistics = state.peers[index].socket.statistics() else { continue }
+                    let answers = state.peers[index].liveness.observe(statistics, at: now)
+                    state.peers[index].isSilent = !answers
+                    if answers { answering.append(statistics) }
+                }
+                return (answering, state.refusedByAnsweringPeers, state.peers.contains(where: \.isStarted))
             }) else { return }
             let before = adaptation.controller.bitRate
-            let elapsed = clock.now - start
-            let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            if let rate = adaptation.observe(connections, refusedPackets: refused, at: now) {
+            let suggestion = hasPeers ? adaptation.observe(connections, refusedPackets: refused, at: now) : adaptation.restore()
+            if let rate = suggestion {
                 let backlog = connections.map(SRTLinkAdaptation.backlog).max() ?? 0
                 eventContinuation.yield(.bitRateChanged(from: before, to: rate, queuedSeconds: backlog))
             }

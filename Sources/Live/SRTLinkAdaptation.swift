@@ -13,12 +13,17 @@ import Transport
 ///
 /// After a step down the backlog takes a while to drain (what was sent at the old rate still has to cross the link):
 /// while it shrinks — it is not above what it was half a second before by more than a twentieth of the latency — no
-/// further step is taken, so the rate does not overshoot far below the link while the queue empties.
+/// further step is taken, so the rate does not overshoot far below the link while the queue empties. A step down needs
+/// two readings in a row that call for it, so one reading does not decide (a puller that vanished between two readings
+/// looks congested once before ``SRTPeerLiveness`` sees its silence). A listener whose pullers have all gone returns to
+/// the stream's rate (``restore()``).
 public struct SRTLinkAdaptation: Sendable {
     /// The step rules (their water marks come from the latency; their rates from the stream).
     public private(set) var controller: BitRateController
     private var lastDroppedBySender: Int?
     private var lastRefused = 0
+    /// Whether the last reading showed a backlog or drops: a step down needs two such readings in a row.
+    private var wasCongested = false
     /// The backlog over the last half second or so, oldest first.
     private var history: [(at: Double, backlog: Double)] = []
 
@@ -42,9 +47,24 @@ public struct SRTLinkAdaptation: Sendable {
         max(0, statistics.sendBufferDelay.seconds - statistics.roundTripTime.seconds)
     }
 
+    /// Returns to the stream's own rate when no connection is left to measure (a listener's last puller went away):
+    /// the next puller starts at the configured quality and the adaptation measures its link afresh.
+    /// - Returns: the stream's rate when the suggestion changes, else `nil`.
+    public mutating func restore() -> Int? {
+        let adaptation = controller.adaptation
+        guard controller.bitRate != adaptation.initialBitRate else { return nil }
+        controller = BitRateController(adaptation: adaptation)
+        lastDroppedBySender = nil
+        lastRefused = 0
+        wasCongested = false
+        history = []
+        return adaptation.initialBitRate
+    }
+
     /// Looks at the connections' counters and decides.
     /// - Parameters:
-    ///   - connections: the counters of every connection fed (a listener's pullers: the slowest decides).
+    ///   - connections: the counters of every connection fed that still answers (a listener's pullers: the slowest
+    ///     decides); with none, the rate holds.
     ///   - refusedPackets: packets the destination dropped so far because a send buffer was full (a running total).
     ///   - now: a monotonic time in seconds.
     /// - Returns: the bit rate to suggest when it changes, else `nil`.
@@ -60,17 +80,16 @@ public struct SRTLinkAdaptation: Sendable {
         history.append((now, backlog))
         while let first = history.first, now - first.at > 0.55 { history.removeFirst() }
         let earlier = history.count > 1 ? history.first?.backlog : nil
-        if newDrops == 0, backlog > controller.adaptation.highWaterSeconds, let earlier, backlog <= earlier + latency / 20 {
+        let congested = newDrops > 0 || backlog > controller.adaptation.highWaterSeconds
+        defer { wasCongested = congested }
+        if congested, !wasCongested {
+            // One reading alone does not step: a puller that vanished a moment ago shows a growing buffer (and soon
+            // drops) before its silence can be seen; the next reading leaves it out.
+            backlog = controller.adaptation.highWaterSeconds
+        } else if newDrops == 0, backlog > controller.adaptation.highWaterSeconds, let earlier, backlog <= earlier + latency / 20 {
             // Draining: hold the rate (neither a step down nor a drained link).
             backlog = controller.adaptation.highWaterSeconds
         }
         return controller.observe(queuedSeconds: backlog, at: now)
-    }
-}
-
-private extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -8,6 +8,7 @@
 //   streamkit-benchmark mp4-mux FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native FILE.y4m [--qp 26] [--frames 60] [--keyint 30]
 //   streamkit-benchmark mp4-demux FILE [--rounds 5]
+//   streamkit-benchmark ts FILE.ts [--rounds 5]
 //   streamkit-benchmark flv FILE.h264 [--megabytes 100] [--rounds 5]
 //   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30] [--preset NAME] [--threads N]
 //   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
@@ -58,6 +59,9 @@ try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
     },
     BenchmarkCommand(name: "mp4-demux", synopsis: "FILE [--rounds N]", input: .bytes) {
         try benchmarkMP4Demux(file: $0.file, path: $0.path, rounds: $0.rounds)
+    },
+    BenchmarkCommand(name: "ts", synopsis: "FILE.ts [--rounds N]", input: .bytes) {
+        try benchmarkTS(file: $0.file, path: $0.path, rounds: $0.rounds)
     },
     BenchmarkCommand(name: "flv", synopsis: "FILE.h264 [--megabytes N] [--rounds N]", input: .bytes) {
         try benchmarkFLV(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)

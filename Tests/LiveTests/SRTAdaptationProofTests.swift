@@ -87,5 +87,47 @@ struct SRTAdaptationProofTests {
         #expect(measured[1] >= 900, "the configured rate before the cap: \(text)")
         #expect(measured[8] <= 520, "under the bottleneck once adapted: \(text)")
     }
+
+    @Test("a puller that vanishes without closing does not step the rate down for the puller that stays",
+          .enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(1)))
+    func vanishedPullerLeavesTheRate() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let port = TestPorts.reserve()
+        let configuration = LiveConfiguration(video: LiveTestSupport.video(width: 320, height: 180, bitRate: 600_000))
+        let pipeline = LivePipeline(video: try NoiseCamera(width: 320, height: 180), audio: nil, configuration: configuration)
+        pipeline.add(try SRTDestination(url: "srt://127.0.0.1:\(port)?mode=listener"))
+        let start = ContinuousClock.now
+        let events = Task { () -> [(at: Double, event: LiveEvent)] in
+            var all: [(Double, LiveEvent)] = []
+            for await event in pipeline.events {
+                let elapsed = ContinuousClock.now - start
+                all.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, event))
+            }
+            return all
+        }
+        let running = Task { try await pipeline.run() }
+        try #require(await Readiness.waitForUDP(port: port, seconds: 15))
+        let pullers = try ["kept", "vanishing"].map { name in
+            try PeerProcess("ffmpeg", ["-hide_banner", "-v", "error", "-i", "srt://127.0.0.1:\(port)", "-c", "copy", "-f", "mpegts", "-y",
+                                       directory.appendingPathComponent("\(name).ts").path], logsIn: directory)
+        }
+        defer { for puller in pullers { puller.terminate() } }
+        // SIGKILL: no shutdown reaches us; libsrt keeps the connection for its 5 s peer-idle timeout while its send
+        // buffer fills. Run on until well after that.
+        try await Task.sleep(for: .seconds(2))
+        pullers[1].vanish()
+        try await Task.sleep(for: .seconds(8))
+        pipeline.stop()
+        let report = try await running.value
+        pullers[0].interrupt()
+        _ = await pullers[0].exitStatus(within: 10)
+        let all = await events.value
+        let log = all.map { "\(String(format: "%.1f", $0.at)) s: \($0.event)" }.joined(separator: "\n")
+        let downs = all.filter { if case let .bitRateChanged(from, to, _) = $0.event { return to < from } else { return false } }
+        #expect(downs.isEmpty, "the puller that stayed has a healthy link\n\(report)\n\(log)")
+        let measured = try await Self.videoKilobitsPerSecond(directory.appendingPathComponent("kept.ts").path)
+        print("SRT, a puller vanishes at 2 s: kept puller's video \(measured) kbit/s\n\(log)")
+        #expect(measured.count >= 7 && measured.dropFirst().dropLast().allSatisfy { $0 >= 300 }, "the kept puller's rate: \(measured)")
+    }
 }
 #endif

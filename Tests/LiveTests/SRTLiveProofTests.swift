@@ -178,6 +178,40 @@ struct SRTLiveProofTests {
         }
         #expect(datagrams.allSatisfy { $0.count % 188 == 0 && $0.count <= 1316 }, "every SRT packet is whole TS packets")
     }
+
+    @Test("GStreamer's srtsrc pulls from a pipeline's SRT listener: the stream from a key frame to the end",
+          .enabled(if: ExternalTool.isRunnable("gst-launch-1.0")))
+    func pulledByGStreamer() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        // 4 s with a key frame every second: gst-launch takes a while to load its plugins, and a file cannot be asked
+        // for a key frame when the puller arrives.
+        let source = directory.appendingPathComponent("source.ts").path
+        try #require(try await recordTS(to: source, frames: 100).destinations.first?.failure == nil)
+        let port = TestPorts.reserve()
+        let server = try SRTDestination(url: "srt://127.0.0.1:\(port)?mode=listener")
+        let pipeline = LivePipeline(source: TSFileSource(path: source, pacing: .realTime))
+        pipeline.add(server)
+        let running = Task { try await pipeline.run() }
+        try #require(await Readiness.waitForUDP(port: port, seconds: 15))
+        let output = directory.appendingPathComponent("gstreamer.ts").path
+        // srtsrc ends with an error when the listener closes; the file sink has every buffer by then.
+        let gstreamer = try PeerProcess("gst-launch-1.0", ["-q", "srtsrc", "uri=srt://127.0.0.1:\(port)?mode=caller", "!",
+                                                           "filesink", "location=\(output)"], logsIn: directory)
+        defer { gstreamer.terminate() }
+        let report = try await running.value
+        #expect(report.destinations.first?.failure == nil, "\(report.destinations)")
+        _ = await gstreamer.waitForExit(seconds: 5)
+        gstreamer.interrupt()
+        _ = await gstreamer.waitForExit(seconds: 5)
+        let sent = try readTS(source), received = try readTS(output)
+        let first = try #require(received.pictures.first, "srtsrc recorded nothing: \(gstreamer.logs)")
+        #expect(first.isKeyFrame)
+        let start = try #require(sent.pictures.firstIndex { $0.data == first.data })
+        let expected = Array(sent.pictures[start...])
+        let firstDifference = zip(received.pictures, expected).enumerated().first { $0.element.0.data != $0.element.1.data }?.offset
+        #expect(received.pictures.count == expected.count && firstDifference == nil,
+                "started at \(start): \(received.pictures.count) pictures of \(expected.count), first difference at \(String(describing: firstDifference))")
+    }
 }
 
 #endif

@@ -138,10 +138,10 @@ public enum ExternalTool {
         return output
     }
 
-    /// A fresh temporary directory for one test.
-    /// - Returns: its URL; the test may leave files in it.
+    /// A fresh temporary directory for one test, inside the process's scratch folder (``TestScratch``).
+    /// - Returns: its URL; the test may leave files in it: the folder goes when the test process exits.
     public static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("streamkit-test-\(UUID().uuidString)")
+        let url = TestScratch.root.appendingPathComponent("test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

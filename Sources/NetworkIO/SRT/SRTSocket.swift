@@ -173,6 +173,7 @@ public final class SRTSocket: Sendable {
         statistics.sendBufferAvailable = Int(raw.byteAvailSndBuf)
         statistics.receiveBufferDelay = .milliseconds(Int(raw.msRcvBuf))
         statistics.packetsInFlight = Int(raw.pktFlightSize)
+        statistics.acknowledgementsReceived = Int(raw.pktRecvACKTotal)
         return statistics
         #else
         return nil

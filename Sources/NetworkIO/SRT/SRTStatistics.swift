@@ -33,6 +33,8 @@ public struct SRTStatistics: Hashable, Sendable, CustomStringConvertible {
     public var receiveBufferDelay: Duration
     /// Packets sent and not yet acknowledged.
     public var packetsInFlight: Int
+    /// Acknowledgements received from the peer (full and light ACKs) — a sender's sign that the peer is still there.
+    public var acknowledgementsReceived: Int
 
     /// Counters all zero.
     public init() {
@@ -52,6 +54,7 @@ public struct SRTStatistics: Hashable, Sendable, CustomStringConvertible {
         sendBufferAvailable = 0
         receiveBufferDelay = .zero
         packetsInFlight = 0
+        acknowledgementsReceived = 0
     }
 
     /// For example `RTT 1.2 ms, sent 1830 packets (12 retransmitted, 12 reported lost), received 0 (0 lost, 0 dropped)`.
