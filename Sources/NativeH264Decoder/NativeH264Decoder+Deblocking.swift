@@ -88,6 +88,15 @@ extension NativeH264Decoder {
         return transform & (1 << ((raster >> 3) << 1 | (raster & 3) >> 1)) != 0
     }
 
+    /// The four segments' bS of a luma edge when some are 1…3 and none is 4 (the edge for `filterLumaEdge`), else nil:
+    /// an edge with nothing to filter is skipped, and bS 4 takes the line-by-line strong filter.
+    @inline(__always)
+    static func weakStrengths(_ s: UnsafeMutablePointer<Int>) -> (Int, Int, Int, Int)? {
+        let all = (s[0], s[1], s[2], s[3])
+        guard all.0 < 4, all.1 < 4, all.2 < 4, all.3 < 4, all.0 | all.1 | all.2 | all.3 != 0 else { return nil }
+        return all
+    }
+
     /// The edges of one macroblock's block of a plane: vertical ones, then horizontal ones, each segment
     /// (4 luma or 2 chroma lines) with its bS; chroma edges 0 and 4 take luma edges 0 and 2.
     static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: UnsafeMutablePointer<Int>,
@@ -98,6 +107,11 @@ extension NativeH264Decoder {
         for index in 0..<edgeCount {
             let offset = index * 4, edge = isChroma ? index * 2 : index
             guard edge > 0 || filterLeft else { continue }
+            if !isChroma, let edgeStrengths = Self.weakStrengths(strengths + edge * 4) {
+                DeblockingFilter.filterLumaEdge(plane, x: x + offset, y: y, direction: .vertical, strengths: edgeStrengths,
+                                                thresholds: edge == 0 ? thresholds.left : thresholds.inner)
+                continue
+            }
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + offset, y: y + segment * segmentLength, direction: .vertical, length: segmentLength,
                                         strength: strengths[edge * 4 + segment], thresholds: edge == 0 ? thresholds.left : thresholds.inner,
@@ -107,6 +121,11 @@ extension NativeH264Decoder {
         for index in 0..<edgeCount {
             let offset = index * 4, edge = isChroma ? index * 2 : index
             guard edge > 0 || filterTop else { continue }
+            if !isChroma, let edgeStrengths = Self.weakStrengths(strengths + 16 + edge * 4) {
+                DeblockingFilter.filterLumaEdge(plane, x: x, y: y + offset, direction: .horizontal, strengths: edgeStrengths,
+                                                thresholds: edge == 0 ? thresholds.top : thresholds.inner)
+                continue
+            }
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + segment * segmentLength, y: y + offset, direction: .horizontal, length: segmentLength,
                                         strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,
