@@ -30,7 +30,16 @@ extension NativeH264Decoder {
             let qIntra = mbKind[mb] != Kind.inter
             // With transform_size_8x8_flag the luma edges inside the 8x8 blocks are not filtered (§8.7).
             let innerEdges = mbTransform8x8[mb] & 16 != 0 ? 2 : 1
-            for edge in stride(from: 0, to: 4, by: innerEdges) {
+            // An inter macroblock without luma coefficients whose 16 blocks share one motion has bS 0 on every inner
+            // edge (§8.7.2.1): only its two outer edges are derived.
+            var edgeLimit = 4
+            if !qIntra {
+                let transform = mbTransform8x8[mb]
+                var coded = transform & 16 != 0 ? Int(transform & 15) : 0
+                if transform & 16 == 0 { for block in (mb * 16)..<(mb * 16 + 16) { coded |= Int(lumaTotals[block]) } }
+                if coded == 0 && sameMotion(mb) { edgeLimit = 1 }
+            }
+            for edge in stride(from: 0, to: edgeLimit, by: innerEdges) {
                 for segment in 0..<4 {
                     if edge > 0 || filterLeft {
                         let pMb = edge == 0 ? left : mb
@@ -107,6 +116,7 @@ extension NativeH264Decoder {
         for index in 0..<edgeCount {
             let offset = index * 4, edge = isChroma ? index * 2 : index
             guard edge > 0 || filterLeft else { continue }
+            if strengths[edge * 4] | strengths[edge * 4 + 1] | strengths[edge * 4 + 2] | strengths[edge * 4 + 3] == 0 { continue }
             if !isChroma, let edgeStrengths = Self.weakStrengths(strengths + edge * 4) {
                 DeblockingFilter.filterLumaEdge(plane, x: x + offset, y: y, direction: .vertical, strengths: edgeStrengths,
                                                 thresholds: edge == 0 ? thresholds.left : thresholds.inner)
@@ -121,6 +131,9 @@ extension NativeH264Decoder {
         for index in 0..<edgeCount {
             let offset = index * 4, edge = isChroma ? index * 2 : index
             guard edge > 0 || filterTop else { continue }
+            if strengths[16 + edge * 4] | strengths[16 + edge * 4 + 1] | strengths[16 + edge * 4 + 2] | strengths[16 + edge * 4 + 3] == 0 {
+                continue
+            }
             if !isChroma, let edgeStrengths = Self.weakStrengths(strengths + 16 + edge * 4) {
                 DeblockingFilter.filterLumaEdge(plane, x: x, y: y + offset, direction: .horizontal, strengths: edgeStrengths,
                                                 thresholds: edge == 0 ? thresholds.top : thresholds.inner)
