@@ -28,7 +28,7 @@ for kind in high baseline; do
     profile=$([ "$kind" = high ] && echo high || echo baseline)
     ffmpeg -v error -f rawvideo -pix_fmt yuv420p -s 320x240 -stream_loop -1 -i "$cars" \
         -vf scale=1280:720:flags=bicubic -frames:v "$frames" -f yuv4mpegpipe - |
-        x264 --quiet --preset veryfast --profile "$profile" --threads 1 --demuxer y4m -o "$stream" -
+        x264 --quiet --no-progress --preset veryfast --profile "$profile" --threads 1 --demuxer y4m -o "$stream" - 2>/dev/null
 done
 ln -sf /dev/null "$out/null.yuv"
 
