@@ -30,7 +30,16 @@ extension NativeH264Decoder {
             let qIntra = mbKind[mb] != Kind.inter
             // With transform_size_8x8_flag the luma edges inside the 8x8 blocks are not filtered (§8.7).
             let innerEdges = mbTransform8x8[mb] & 16 != 0 ? 2 : 1
-            for edge in stride(from: 0, to: 4, by: innerEdges) {
+            // An inter macroblock without luma coefficients whose 16 blocks share one motion has bS 0 on every inner
+            // edge (§8.7.2.1): only its two outer edges are derived.
+            var edgeLimit = 4
+            if !qIntra {
+                let transform = mbTransform8x8[mb]
+                var coded = transform & 16 != 0 ? Int(transform & 15) : 0
+                if transform & 16 == 0 { for block in (mb * 16)..<(mb * 16 + 16) { coded |= Int(lumaTotals[block]) } }
+                if coded == 0 && sameMotion(mb) { edgeLimit = 1 }
+            }
+            for edge in stride(from: 0, to: edgeLimit, by: innerEdges) {
                 for segment in 0..<4 {
                     if edge > 0 || filterLeft {
                         let pMb = edge == 0 ? left : mb
@@ -88,6 +97,15 @@ extension NativeH264Decoder {
         return transform & (1 << ((raster >> 3) << 1 | (raster & 3) >> 1)) != 0
     }
 
+    /// The four segments' bS of a luma edge when some are 1…3 and none is 4 (the edge for `filterLumaEdge`), else nil:
+    /// an edge with nothing to filter is skipped, and bS 4 takes the line-by-line strong filter.
+    @inline(__always)
+    static func weakStrengths(_ s: UnsafeMutablePointer<Int>) -> (Int, Int, Int, Int)? {
+        let all = (s[0], s[1], s[2], s[3])
+        guard all.0 < 4, all.1 < 4, all.2 < 4, all.3 < 4, all.0 | all.1 | all.2 | all.3 != 0 else { return nil }
+        return all
+    }
+
     /// The edges of one macroblock's block of a plane: vertical ones, then horizontal ones, each segment
     /// (4 luma or 2 chroma lines) with its bS; chroma edges 0 and 4 take luma edges 0 and 2.
     static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: UnsafeMutablePointer<Int>,
@@ -98,6 +116,12 @@ extension NativeH264Decoder {
         for index in 0..<edgeCount {
             let offset = index * 4, edge = isChroma ? index * 2 : index
             guard edge > 0 || filterLeft else { continue }
+            if strengths[edge * 4] | strengths[edge * 4 + 1] | strengths[edge * 4 + 2] | strengths[edge * 4 + 3] == 0 { continue }
+            if !isChroma, let edgeStrengths = Self.weakStrengths(strengths + edge * 4) {
+                DeblockingFilter.filterLumaEdge(plane, x: x + offset, y: y, direction: .vertical, strengths: edgeStrengths,
+                                                thresholds: edge == 0 ? thresholds.left : thresholds.inner)
+                continue
+            }
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + offset, y: y + segment * segmentLength, direction: .vertical, length: segmentLength,
                                         strength: strengths[edge * 4 + segment], thresholds: edge == 0 ? thresholds.left : thresholds.inner,
@@ -107,6 +131,14 @@ extension NativeH264Decoder {
         for index in 0..<edgeCount {
             let offset = index * 4, edge = isChroma ? index * 2 : index
             guard edge > 0 || filterTop else { continue }
+            if strengths[16 + edge * 4] | strengths[16 + edge * 4 + 1] | strengths[16 + edge * 4 + 2] | strengths[16 + edge * 4 + 3] == 0 {
+                continue
+            }
+            if !isChroma, let edgeStrengths = Self.weakStrengths(strengths + 16 + edge * 4) {
+                DeblockingFilter.filterLumaEdge(plane, x: x, y: y + offset, direction: .horizontal, strengths: edgeStrengths,
+                                                thresholds: edge == 0 ? thresholds.top : thresholds.inner)
+                continue
+            }
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + segment * segmentLength, y: y + offset, direction: .horizontal, length: segmentLength,
                                         strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,

@@ -147,8 +147,8 @@ extension NativeH264Decoder {
     static func average(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>, stride: Int,
                         into destination: UnsafeMutablePointer<UInt8>, stride destinationStride: Int, width: Int, height: Int) {
         for row in 0..<height {
-            let p = a + row * stride, q = b + row * stride, d = destination + row * destinationStride
-            for column in 0..<width { d[column] = UInt8(truncatingIfNeeded: (Int(p[column]) + Int(q[column]) + 1) >> 1) }
+            let p = a + row &* stride, q = b + row &* stride, d = destination + row &* destinationStride
+            for column in 0..<width { d[column] = UInt8(truncatingIfNeeded: (UInt16(p[column]) &+ UInt16(q[column]) &+ 1) >> 1) }
         }
     }
 
@@ -156,12 +156,15 @@ extension NativeH264Decoder {
     /// Clip1(((a·w + 2^(logWD−1)) >> logWD) + o), or Clip1(a·w + o) when logWD is 0.
     static func weightOne(_ a: UnsafeMutablePointer<UInt8>, stride: Int, into destination: UnsafeMutablePointer<UInt8>,
                           stride destinationStride: Int, width: Int, height: Int, logWD: Int, weight: Int, offset: Int) {
-        let round = logWD >= 1 ? 1 << (logWD - 1) : 0
+        let round = Int32(truncatingIfNeeded: logWD >= 1 ? 1 << (logWD - 1) : 0)
+        // In Int32 with wrapping arithmetic so that the rows vectorise: weights are −128…127 and offsets −128…127
+        // (§7.4.3.2), logWD ≤ 7, far inside Int32.
+        let weight = Int32(truncatingIfNeeded: weight), offset = Int32(truncatingIfNeeded: offset), shift = Int32(truncatingIfNeeded: logWD)
         for row in 0..<height {
-            let p = a + row * stride, d = destination + row * destinationStride
+            let p = a + row &* stride, d = destination + row &* destinationStride
             for column in 0..<width {
-                let value = ((Int(p[column]) * weight + round) >> logWD) + offset
-                d[column] = UInt8(min(max(value, 0), 255))
+                let value = ((Int32(p[column]) &* weight &+ round) >> shift) &+ offset
+                d[column] = UInt8(truncatingIfNeeded: min(max(value, 0), 255))
             }
         }
     }
@@ -171,12 +174,14 @@ extension NativeH264Decoder {
     static func weightBoth(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>, stride: Int,
                            into destination: UnsafeMutablePointer<UInt8>, stride destinationStride: Int, width: Int, height: Int,
                            logWD: Int, w0: Int, w1: Int, offset: Int) {
-        let round = 1 << logWD
+        // In Int32 with wrapping arithmetic, as in weightOne (implicit weights are −64…128).
+        let round = Int32(truncatingIfNeeded: 1 << logWD), shift = Int32(truncatingIfNeeded: logWD + 1)
+        let w0 = Int32(truncatingIfNeeded: w0), w1 = Int32(truncatingIfNeeded: w1), offset = Int32(truncatingIfNeeded: offset)
         for row in 0..<height {
-            let p = a + row * stride, q = b + row * stride, d = destination + row * destinationStride
+            let p = a + row &* stride, q = b + row &* stride, d = destination + row &* destinationStride
             for column in 0..<width {
-                let value = ((Int(p[column]) * w0 + Int(q[column]) * w1 + round) >> (logWD + 1)) + offset
-                d[column] = UInt8(min(max(value, 0), 255))
+                let value = ((Int32(p[column]) &* w0 &+ Int32(q[column]) &* w1 &+ round) >> shift) &+ offset
+                d[column] = UInt8(truncatingIfNeeded: min(max(value, 0), 255))
             }
         }
     }

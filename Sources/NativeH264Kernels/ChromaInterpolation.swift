@@ -44,13 +44,41 @@ public enum ChromaInterpolation {
         let xF = UInt16(eighthX & 7), yF = UInt16(eighthY & 7)
         let x0 = eighthX >> 3, y0 = eighthY >> 3
         let wa = (8 - xF) * (8 - yF), wb = xF * (8 - yF), wc = (8 - xF) * yF, wd = xF * yF
-        func run(_ src: UnsafePointer<UInt8>, _ s: Int) {
+        // One copy of the row loop per block width (8, 4, 2 across 4:2:0 partitions), so that each is unrolled and
+        // vectorised with its width a constant.
+        @inline(__always) func rows(_ src: UnsafePointer<UInt8>, _ s: Int, _ width: Int) {
             for y in 0..<height {
-                let r0 = src + y * s, r1 = r0 + s, o = destination + y * destinationStride
+                let r0 = src + y &* s, r1 = r0 + s, o = destination + y &* destinationStride
                 for x in 0..<width {
-                    let v = wa &* UInt16(r0[x]) &+ wb &* UInt16(r0[x + 1]) &+ wc &* UInt16(r1[x]) &+ wd &* UInt16(r1[x + 1])
+                    let v = wa &* UInt16(r0[x]) &+ wb &* UInt16(r0[x &+ 1]) &+ wc &* UInt16(r1[x]) &+ wd &* UInt16(r1[x &+ 1])
                     o[x] = UInt8(truncatingIfNeeded: (v &+ 32) >> 6)
                 }
+            }
+        }
+        // Width 8 (a 16-wide luma partition) in SIMD lanes: the scalar loop stays scalar where the compiler cannot
+        // prove the destination apart from the source.
+        @inline(__always) func rows8(_ src: UnsafePointer<UInt8>, _ s: Int) {
+            let a = SIMD8<UInt16>(repeating: wa), b = SIMD8<UInt16>(repeating: wb)
+            let c = SIMD8<UInt16>(repeating: wc), d = SIMD8<UInt16>(repeating: wd)
+            @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<UInt16> {
+                SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+            }
+            var top = load(src), topRight = load(src + 1)
+            for y in 0..<height {
+                let next = src + (y &+ 1) &* s
+                let bottom = load(next), bottomRight = load(next + 1)
+                let v = a &* top &+ b &* topRight &+ c &* bottom &+ d &* bottomRight &+ SIMD8<UInt16>(repeating: 32)
+                UnsafeMutableRawPointer(destination + y &* destinationStride)
+                    .storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: v &>> 6), as: SIMD8<UInt8>.self)
+                top = bottom; topRight = bottomRight
+            }
+        }
+        func run(_ src: UnsafePointer<UInt8>, _ s: Int) {
+            switch width {
+            case 8: rows8(src, s)
+            case 4: rows(src, s, 4)
+            case 2: rows(src, s, 2)
+            default: rows(src, s, width)
             }
         }
         if x0 >= 0, y0 >= 0, x0 + width + 1 <= plane.width, y0 + height + 1 <= plane.height {

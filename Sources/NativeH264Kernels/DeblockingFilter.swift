@@ -160,4 +160,77 @@ public enum DeblockingFilter {
             s[4 &* a] = UInt8(truncatingIfNeeded: (2 &* q1 &+ q0 &+ p1 &+ 2) >> 2)
         }
     }
+
+    /// One whole luma macroblock edge of 16 lines with bS < 4 on every segment (§8.7.2.3), the four segments' bS in
+    /// `strengths` (0 leaves a segment alone). The 16 lines are filtered together without a branch per line: every
+    /// decision is a select, so the compiler vectorises the loop across the lines. A horizontal edge is filtered in
+    /// place (its lines are neighbouring columns); a vertical one is transposed into a 16-wide scratch block, filtered
+    /// there and transposed back.
+    /// - Parameters:
+    ///   - plane: the luma plane, filtered in place.
+    ///   - x: column of q0 of the first line.
+    ///   - y: row of q0 of the first line.
+    ///   - direction: which way the edge runs.
+    ///   - strengths: bS of the four 4-line segments, each 0…3.
+    ///   - thresholds: α, β and tC0 of the edge.
+    @inlinable
+    public static func filterLumaEdge(_ plane: MutablePlaneView, x: Int, y: Int, direction: EdgeDirection,
+                                      strengths: (Int, Int, Int, Int), thresholds: DeblockingThresholds) {
+        guard thresholds.alpha > 0, thresholds.beta > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 8 + 16) { buffer in
+            let scratch = buffer.baseAddress!
+            // tC0 of each line, −1 where bS is 0 (bytes 128…143, as Int8).
+            let limits = UnsafeMutableRawPointer(scratch + 128).assumingMemoryBound(to: Int8.self)
+            @inline(__always) func limit(_ strength: Int) -> Int8 {
+                strength > 0 ? Int8(truncatingIfNeeded: thresholds.tC0(strength: strength)) : -1
+            }
+            let l0 = limit(strengths.0), l1 = limit(strengths.1), l2 = limit(strengths.2), l3 = limit(strengths.3)
+            for line in 0..<4 { limits[line] = l0; limits[line &+ 4] = l1; limits[line &+ 8] = l2; limits[line &+ 12] = l3 }
+            let alpha = Int16(truncatingIfNeeded: thresholds.alpha), beta = Int16(truncatingIfNeeded: thresholds.beta)
+            if direction == .horizontal {
+                // Rows p2 … q2 from the p3 row down (non-negative offsets only; see `filter`).
+                filterLumaLines(plane.base + ((y &- 4) &* plane.stride &+ x), plane.stride, limits, alpha, beta)
+                return
+            }
+            // Transposed: scratch row k holds sample k (p3 … q3) of each of the 16 lines.
+            let origin = plane.base + (y &* plane.stride &+ x &- 4)
+            for line in 0..<16 {
+                let row = origin + line &* plane.stride
+                for k in 0..<8 { scratch[k &* 16 &+ line] = row[k] }
+            }
+            filterLumaLines(scratch, 16, limits, alpha, beta)
+            for line in 0..<16 {
+                let row = origin + line &* plane.stride
+                for k in 2..<6 { row[k] = scratch[k &* 16 &+ line] }
+            }
+        }
+    }
+
+    /// bS < 4 (§8.7.2.3) on 16 neighbouring lines laid out across: `top` points at p3 of line 0, samples of a line
+    /// `stride` apart, line i at `top + i`; `limits[i]` is tC0 of line i, −1 to leave it alone.
+    @inlinable @inline(__always)
+    static func filterLumaLines(_ top: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limits: UnsafeMutablePointer<Int8>,
+                                _ alpha: Int16, _ beta: Int16) {
+        let rp2 = top + stride, rp1 = top + 2 &* stride, rp0 = top + 3 &* stride
+        let rq0 = top + 4 &* stride, rq1 = top + 5 &* stride, rq2 = top + 6 &* stride
+        for i in 0..<16 {
+            let p2 = Int16(rp2[i]), p1 = Int16(rp1[i]), p0 = Int16(rp0[i])
+            let q0 = Int16(rq0[i]), q1 = Int16(rq1[i]), q2 = Int16(rq2[i])
+            let tC0 = Int16(limits[i])
+            @inline(__always) func magnitude(_ v: Int16) -> Int16 { v < 0 ? 0 &- v : v }
+            let on: Int16 = (magnitude(p0 &- q0) < alpha ? 1 : 0) & (magnitude(p1 &- p0) < beta ? 1 : 0)
+                & (magnitude(q1 &- q0) < beta ? 1 : 0) & (tC0 >= 0 ? 1 : 0)
+            let ap: Int16 = magnitude(p2 &- p0) < beta ? 1 : 0, aq: Int16 = magnitude(q2 &- q0) < beta ? 1 : 0
+            let tC = tC0 &+ ap &+ aq
+            let delta = min(max((((q0 &- p0) << 2) &+ (p1 &- q1) &+ 4) >> 3, 0 &- tC), tC)
+            let average = (p0 &+ q0 &+ 1) >> 1
+            let np1 = p1 &+ min(max((p2 &+ average &- (p1 << 1)) >> 1, 0 &- tC0), tC0)
+            let nq1 = q1 &+ min(max((q2 &+ average &- (q1 << 1)) >> 1, 0 &- tC0), tC0)
+            let np0 = min(max(p0 &+ delta, 0), 255), nq0 = min(max(q0 &- delta, 0), 255)
+            rp1[i] = UInt8(truncatingIfNeeded: on & ap != 0 ? np1 : p1)
+            rp0[i] = UInt8(truncatingIfNeeded: on != 0 ? np0 : p0)
+            rq0[i] = UInt8(truncatingIfNeeded: on != 0 ? nq0 : q0)
+            rq1[i] = UInt8(truncatingIfNeeded: on & aq != 0 ? nq1 : q1)
+        }
+    }
 }

@@ -23,12 +23,17 @@ public struct DeblockingThresholds: Sendable, Hashable {
         indexB = min(max(average + filterOffsetB, 0), 51)
         alpha = Int(Self.alphaTable[indexA])
         beta = Int(Self.betaTable[indexB])
+        let row = Self.tC0Table[indexA]
+        tC0s = UInt32(row[0]) | UInt32(row[1]) << 8 | UInt32(row[2]) << 16
     }
 
     /// tC0 for a boundary strength 1…3 (Table 8-17).
     /// - Parameter strength: bS, 1…3.
     /// - Returns: tC0.
-    @inlinable public func tC0(strength: Int) -> Int { Int(Self.tC0Table[indexA][strength - 1]) }
+    @inlinable public func tC0(strength: Int) -> Int { Int(truncatingIfNeeded: (tC0s >> UInt32(truncatingIfNeeded: (strength &- 1) &* 8)) & 0xFF) }
+
+    /// tC0 for bS = 1, 2 and 3 in bytes 0, 1 and 2, read from Table 8-17 once per edge rather than per line segment.
+    public let tC0s: UInt32
 
     /// α′ by indexA (Table 8-16).
     public static let alphaTable: [UInt8] = [
