@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `streamkit serve --http-port`: the live encode as HLS from memory, read by ffmpeg while it is live (both segment
+/// `streamkit serve --http-port`: the live encode of the (synthetic) camera and microphone as HLS from memory, read by ffmpeg while it is live (both segment
 /// formats), with the CORS field a page of another origin needs. The port is the test's own (``TestPorts``).
 @Suite("serve --http-port → ffmpeg", .needsRealTime, .serialized, .enabled(if: ExternalTool.isRunnable("ffmpeg", "ffprobe", "curl")))
 struct ServeHLSProofTests {
@@ -12,7 +12,7 @@ struct ServeHLSProofTests {
     func ffmpegPlaysTheLivePlaylist(format: String) async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let ports = TestPorts.reserve(2)
-        let server = try Streamkit.start(["serve", "testsrc", "--port", "\(ports)", "--http-port", "\(ports + 1)", "--address", "127.0.0.1",
+        let server = try Streamkit.start(["serve", "camera", "--port", "\(ports)", "--http-port", "\(ports + 1)", "--address", "127.0.0.1",
                                           "--path", "cam", "--size", "320x240", "--fps", "25", "--gop", "25", "--segment-duration", "1",
                                           "--playlist-size", "4", "--segment-format", format, "--duration", "30"], logsIn: directory)
         defer { Task { await server.stop() } }
