@@ -29,5 +29,16 @@ extension FuzzTargets {
         if (try? HLSMultivariantPlaylist(variants: variants).validate()) != nil {
             precondition((try? HLSMultivariantPlaylist(variants: variants).text()) != nil, "a valid multivariant playlist must render")
         }
+        hlsLiveResource(text)
+    }
+
+    /// The live HLS server's reading of a request's path (``HLSLiveResource``): the input as the name after the stream's
+    /// path, for both segment formats. A name read back must be the one written for it (no two spellings of a segment).
+    static func hlsLiveResource(_ name: String) {
+        for format in HLSSegmentFormat.allCases {
+            guard let resource = HLSLiveResource(name: name, segmentFormat: format) else { continue }
+            precondition(resource.name(segmentFormat: format) == name, "a live HLS name must read back as written")
+            if case let .segment(number) = resource { precondition(number >= 0, "a segment number is never negative") }
+        }
     }
 }

@@ -1,10 +1,12 @@
+import Containers
 import Foundation
 import Live
 import POSIX
 import Transport
 
 /// `streamkit serve [INPUT]`: an RTSP server (as an IP camera is) fed by one shared encoder — every client
-/// that plays `rtsp://HOST:PORT/PATH` gets the same packets, over UDP or interleaved TCP; RTMP players too with
+/// that plays `rtsp://HOST:PORT/PATH` gets the same packets, over UDP or interleaved TCP; HLS players with `--http-port`
+/// (`http://HOST:N/PATH/index.m3u8`, from memory, on a server other HTTP endpoints can share); RTMP players too with
 /// `--rtmp-port`, and a recording with `--record`. INPUT defaults to the camera with the microphone; a file input
 /// loops. `--user`/`--password` demand Digest authentication.
 struct ServeCommand {
@@ -25,6 +27,22 @@ struct ServeCommand {
     /// `--srt-port N`.
     static let srtPort = OptionSpec("--srt-port", value: "N", help: "also serve SRT pullers on this port: srt://HOST:N (MPEG-TS; --traits SRT)",
                                     parse: OptionValueParsers.wholeNumber(in: 1...65_535))
+    /// `--http-port N`.
+    static let httpPort = OptionSpec("--http-port", value: "N", help: "also serve HLS over HTTP on this port: http://HOST:N/PATH/index.m3u8",
+                                     parse: OptionValueParsers.wholeNumber(in: 1...65_535))
+    /// `--segment-format fmp4|ts`.
+    static let segmentFormat = OptionSpec("--segment-format", value: "fmp4|ts",
+                                          help: "with --http-port: fragmented MP4 segments (init.mp4, .m4s) or MPEG-TS (.ts)",
+                                          default: HLSSegmentFormat.fragmentedMP4, shown: "fmp4",
+                                          parse: OptionValueParsers.choice(of: "segment format", [(["fmp4", "mp4", "cmaf"], HLSSegmentFormat.fragmentedMP4),
+                                                                                                  (["ts", "mpegts"], HLSSegmentFormat.mpegTS)]))
+    /// `--segment-duration SECONDS`.
+    static let segmentDuration = OptionSpec("--segment-duration", value: "SECONDS",
+                                            help: "with --http-port: the shortest HLS segment; each starts at a key frame",
+                                            default: 2.0, shown: "2", parse: OptionValueParsers.seconds)
+    /// `--playlist-size N`.
+    static let playlistSize = OptionSpec("--playlist-size", value: "N", help: "with --http-port: the segments the live playlist lists",
+                                         default: 6, parse: OptionValueParsers.wholeNumber(in: 1...10_000))
     /// `--user U`.
     static let user = OptionSpec("--user", value: "U", help: "require Digest authentication with this user (with --password)",
                                  parse: OptionValueParsers.text)
@@ -39,10 +57,10 @@ struct ServeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP players and a recording",
+        command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP, SRT and HLS players and a recording",
         positionals: [input],
         options: [
-            port, path, address, rtmpPort, srtPort, record, publish, user, password,
+            port, path, address, rtmpPort, srtPort, httpPort, segmentFormat, segmentDuration, playlistSize, record, publish, user, password,
             CommonOptions.frames.documentingDefault("endless"), NetworkOptions.duration, NetworkOptions.mtu,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
@@ -51,6 +69,7 @@ struct ServeCommand {
         notes: ["Ctrl-C stops the server. A .y4m, .yuv or .wav input starts again at its end.",
                 "--rtmp-port: RTMP players get the same stream at rtmp://HOST:N/live/PATH (PATH as given when it has a '/').",
                 "--srt-port: SRT callers get it as MPEG-TS (ffplay srt://HOST:N), each from the next key frame.",
+                "--http-port: HLS players (ffplay, Safari, hls.js pages of any origin) read http://HOST:N/PATH/index.m3u8, a live window held in memory.",
                 "--record: the file gets every picture served, from the first key frame; --publish: an RTMP server gets it too."])
 
     let launch: LiveLaunch
@@ -60,6 +79,8 @@ struct ServeCommand {
     let maximumPacketSize: Int
     let rtmpPortNumber: Int?
     let srtPortNumber: Int?
+    let httpPortNumber: Int?
+    let hlsOptions: HLSHTTPDestination.Options
     let recordPath: String?
     let publishURL: String?
 
@@ -89,6 +110,13 @@ struct ServeCommand {
         maximumPacketSize = (parsed.value(NetworkOptions.mtu) ?? 1500) - 28
         rtmpPortNumber = parsed.given(Self.rtmpPort)
         srtPortNumber = parsed.given(Self.srtPort)
+        httpPortNumber = parsed.given(Self.httpPort)
+        if httpPortNumber == nil, let name = parsed.firstGiven(among: [Self.segmentFormat, Self.segmentDuration, Self.playlistSize]) {
+            throw .conflict("\(name) applies to the HLS of --http-port")
+        }
+        hlsOptions = HLSHTTPDestination.Options(segmentFormat: parsed.value(Self.segmentFormat) ?? .fragmentedMP4,
+                                                targetSegmentDuration: parsed.value(Self.segmentDuration) ?? 2,
+                                                windowSize: parsed.value(Self.playlistSize) ?? 6)
         recordPath = parsed.given(Self.record)
         if let recordPath { try LiveLaunch.check([recordPath], option: "--record") }
         publishURL = parsed.given(Self.publish)
@@ -104,7 +132,11 @@ struct ServeCommand {
     /// - Returns: the exit status.
     func run() async -> Int32 {
         var servers: [RTMPServerDestination] = []
-        defer { for server in servers { server.stop() } }
+        var httpService: LiveHTTPService?
+        defer {
+            for server in servers { server.stop() }
+            httpService?.stop()
+        }
         do {
             let pipeline = try launch.makePipeline()
             var configuration = RTSPServerConfiguration(address: listenAddress)
@@ -127,6 +159,13 @@ struct ServeCommand {
                 let srt = try SRTDestination(url: "srt://\(host):\(srtPortNumber)?mode=listener")
                 pipeline.add(srt)
                 printError("serving srt://\(host):\(srtPortNumber)")
+            }
+            if let httpPortNumber {
+                let service = try LiveHTTPService(address: SocketAddress(host: listenAddress.host, port: UInt16(httpPortNumber)))
+                httpService = service
+                let hls = try HLSHTTPDestination(server: service.server, path: streamPath, options: hlsOptions)
+                pipeline.add(hls)
+                printError("serving \(hls.url)")
             }
             if let publishURL {
                 pipeline.add(try LiveDestinations.destination(for: publishURL))
