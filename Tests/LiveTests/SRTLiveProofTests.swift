@@ -194,9 +194,10 @@ struct SRTLiveProofTests {
         let running = Task { try await pipeline.run() }
         try #require(await Readiness.waitForUDP(port: port, seconds: 15))
         let output = directory.appendingPathComponent("gstreamer.ts").path
-        // srtsrc ends with an error when the listener closes; the file sink has every buffer by then.
+        // srtsrc does not end when the listener closes (it tries to reconnect), so it is stopped; the file sink writes
+        // each buffer as it comes (its default holds 64 KiB until the pipeline stops).
         let gstreamer = try PeerProcess("gst-launch-1.0", ["-q", "srtsrc", "uri=srt://127.0.0.1:\(port)?mode=caller", "!",
-                                                           "filesink", "location=\(output)"], logsIn: directory)
+                                                           "filesink", "buffer-mode=unbuffered", "location=\(output)"], logsIn: directory)
         defer { gstreamer.terminate() }
         let report = try await running.value
         #expect(report.destinations.first?.failure == nil, "\(report.destinations)")
