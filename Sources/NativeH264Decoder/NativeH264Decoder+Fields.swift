@@ -12,7 +12,8 @@ extension NativeH264Decoder {
         var frame: DecoderPicture
         var second = false
         if let pending = interlace.pendingFrame, parity != 0, parity != interlace.pendingParity,
-           pending.frameNum == Int(header.frameNum), !header.isIDR || interlace.pendingIsIDR {
+           pending.frameNum == Int(header.frameNum), !header.isIDR || interlace.pendingIsIDR,
+           pending.isNeededForOutput, dpb.contains(where: { $0 === pending }) {
             frame = pending
             second = true
         } else {
@@ -94,7 +95,9 @@ extension NativeH264Decoder {
     func finishUnpairedField() {
         guard let pending = interlace.pendingFrame else { return }
         interlace.pendingFrame = nil
-        if let index = dpb.firstIndex(where: { $0 === pending }) { dpb.remove(at: index) }
+        guard let index = dpb.firstIndex(where: { $0 === pending }) else { return }
+        // A new SPS of another size emptied the DPB: the field went with it.
+        dpb.remove(at: index)
         pending.isNeededForOutput = true
         store(pending)
     }
