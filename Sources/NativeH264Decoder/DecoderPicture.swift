@@ -52,6 +52,8 @@ final class DecoderPicture {
     weak var frame: DecoderPicture?
     /// Whether the frame was coded as two field pictures (its co-located motion is then its fields').
     var codedAsFields = false
+    /// The parity (1 top, 2 bottom) of a frame's first field when coded as fields.
+    var firstFieldParity = 0
 
     /// Reference marking (§8.2.5).
     enum Marking: Equatable {

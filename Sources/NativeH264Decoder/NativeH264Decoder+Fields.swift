@@ -40,6 +40,7 @@ extension NativeH264Decoder {
             frame.concealedMacroblocks = 0
             frame.problems = []
             frame.codedAsFields = parity != 0
+            frame.firstFieldParity = parity
             for field in [frame.fields!.top, frame.fields!.bottom] {
                 field.identity = identityCounter + field.fieldParity
                 field.frameNum = frame.frameNum
@@ -163,6 +164,19 @@ extension NativeH264Decoder {
         if let index = dpb.firstIndex(where: { $0 === frame }) { dpb.remove(at: index) }
         frame.isNeededForOutput = true
         store(frame)
+    }
+
+    /// The field order of an output frame, by the rule `inspect` applies to a stream's first picture
+    /// (``H264FieldOrder``, without the picture timing SEI the decoder does not read): progressive for a
+    /// progressive stream; for a frame coded as two fields, the parity of the first; for a frame picture of an
+    /// interlaced stream, the field with the smaller order count first, both at once (progressive) when equal.
+    /// - Parameter picture: the frame.
+    /// - Returns: its field order.
+    func fieldOrder(of picture: DecoderPicture) -> H264FieldOrder {
+        guard let fields = picture.fields else { return .progressive }
+        if picture.codedAsFields { return picture.firstFieldParity == 2 ? .bottomFieldFirst : .topFieldFirst }
+        let top = fields.top.pictureOrderCount, bottom = fields.bottom.pictureOrderCount
+        return top < bottom ? .topFieldFirst : top > bottom ? .bottomFieldFirst : .progressive
     }
 
     /// The vertical offset of a chroma vector (Table 8-10, in eighth chroma samples) when a field predicts

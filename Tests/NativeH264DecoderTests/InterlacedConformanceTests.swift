@@ -1,4 +1,5 @@
 import Foundation
+import H264
 import NativeH264Decoder
 import Testing
 import TestSupport
@@ -24,6 +25,9 @@ struct InterlacedConformanceTests {
                 if case .unsupportedFeature = error {} else { Issue.record("\(name): \(error)") }
                 continue
             }
+            // Field order as `inspect` reports it (the stream's first picture), on the first frame out.
+            let announced = H264FieldOrder.of(annexBStream: try MediaFiles.bytes("h264-conformance/jvt-frext/\(name)"))
+            #expect(result.frames.first?.fieldOrder == announced, "\(name): \(String(describing: result.frames.first?.fieldOrder)) vs \(String(describing: announced))")
             if DecoderRun.md5(result.frames) == official[name] {
                 passed.append(name)
                 continue
