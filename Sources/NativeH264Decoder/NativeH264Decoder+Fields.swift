@@ -112,6 +112,10 @@ extension NativeH264Decoder {
               let fields = frame.fields else {
             current = nil
             currentFirstHeader = nil
+            if interlace.fieldPicture, let sps = activeSPS {
+                interlace.fieldPicture = false
+                heightInMbs = sps.frameHeightInMbs
+            }
             return
         }
         current = nil
