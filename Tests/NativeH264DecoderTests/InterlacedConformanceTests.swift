@@ -1,3 +1,4 @@
+import Bitstream
 import Foundation
 import H264
 import NativeH264Decoder
@@ -40,5 +41,30 @@ struct InterlacedConformanceTests {
         }
         print("jvt-frext interlaced: \(passed.count) of \(Self.fieldPictureStreams.count + Self.mbaffStreams.count) decode to the official MD5 (\(passed))")
         for line in lines { print("  \(line)") }
+    }
+
+    @Test("damaged field-picture streams (NAL units dropped or cut short): no crash, frames out, damage reported", .requiresMedia)
+    func damagedFieldPictures() throws {
+        for name in ["HCAFF1_HHI.264", "freh6.264"] {
+            let bytes = try MediaFiles.bytes("h264-conformance/jvt-frext/\(name)")
+            let ranges = Array(AnnexB.nalUnitRanges(in: bytes))
+            for damage in 0..<3 {
+                let decoder = NativeH264Decoder()
+                var frames: [NativeH264DecodedFrame] = []
+                for (index, range) in ranges.enumerated() {
+                    var nal = Array(bytes[range])
+                    let isSlice = nal.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false
+                    if isSlice && index % 5 == 3 {
+                        if damage == 0 { continue }
+                        if damage == 1 { nal = Array(nal.prefix(max(nal.count / 3, 2))) }
+                        if damage == 2 { for i in stride(from: 8, to: nal.count, by: 97) { nal[i] ^= 0x5A } }
+                    }
+                    frames += (try? decoder.decode(nalUnit: nal, timestamp: Int64(index))) ?? []
+                }
+                frames += decoder.flush()
+                #expect(!frames.isEmpty, "\(name) damage \(damage)")
+                #expect(frames.contains { $0.concealedMacroblocks > 0 || !$0.problems.isEmpty }, "\(name) damage \(damage): nothing reported")
+            }
+        }
     }
 }
