@@ -44,6 +44,16 @@ final class DecoderPicture {
     var problems: [NativeH264DecoderError] = []
     /// Its motion, for direct prediction in B slices that take it as the co-located picture (§8.4.1.2.1).
     let motion: PictureMotion
+    /// 0 for a frame, 1 for a top field, 2 for a bottom field (§7.4.3 field_pic_flag, bottom_field_flag).
+    var fieldParity = 0
+    /// In an interlaced stream, the two fields of this frame (decoded into, or split from, the frame).
+    var fields: FieldPair?
+    /// The frame a field belongs to.
+    weak var frame: DecoderPicture?
+    /// Whether the frame was coded as two field pictures (its co-located motion is then its fields').
+    var codedAsFields = false
+    /// The parity (1 top, 2 bottom) of a frame's first field when coded as fields.
+    var firstFieldParity = 0
 
     /// Reference marking (§8.2.5).
     enum Marking: Equatable {

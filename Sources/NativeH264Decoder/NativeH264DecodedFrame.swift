@@ -1,3 +1,4 @@
+import H264
 import MediaCore
 
 /// One picture out of ``NativeH264Decoder``, in output order (§C.4.5.3), with what the decoder
@@ -15,6 +16,9 @@ public struct NativeH264DecodedFrame: Sendable, Equatable {
     /// What went wrong while decoding the picture: damaged slice data, missing references. Empty for a
     /// clean picture.
     public var problems: [NativeH264DecoderError]
+    /// How the frame's fields are ordered in time (``H264FieldOrder``, as `inspect` reports a stream's):
+    /// ``H264FieldOrder/progressive`` for progressive streams.
+    public var fieldOrder: H264FieldOrder
 
     /// Creates an output frame.
     /// - Parameters:
@@ -23,12 +27,14 @@ public struct NativeH264DecodedFrame: Sendable, Equatable {
     ///   - pictureOrderCount: its picture order count.
     ///   - concealedMacroblocks: how many macroblocks were concealed.
     ///   - problems: what went wrong.
+    ///   - fieldOrder: the order of its fields (progressive by default).
     public init(picture: PixelBuffer, timestamp: Int64, pictureOrderCount: Int, concealedMacroblocks: Int = 0,
-                problems: [NativeH264DecoderError] = []) {
+                problems: [NativeH264DecoderError] = [], fieldOrder: H264FieldOrder = .progressive) {
         self.picture = picture
         self.timestamp = timestamp
         self.pictureOrderCount = pictureOrderCount
         self.concealedMacroblocks = concealedMacroblocks
         self.problems = problems
+        self.fieldOrder = fieldOrder
     }
 }

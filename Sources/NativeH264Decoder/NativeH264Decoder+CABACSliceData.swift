@@ -485,11 +485,13 @@ extension NativeH264Decoder {
         var count = 0
         var i = 0
         let increments = cabac.increments8x8
+        let field = interlace.fieldPicture
         while i < 63 {
-            if engine.decision(402 + Int(increments[i])) == 1 {
+            let significance = field ? 436 + Int(InterlacedScans.significance8x8Field[i]) : 402 + Int(increments[i])
+            if engine.decision(significance) == 1 {
                 positions[count] = UInt8(i)
                 count += 1
-                if engine.decision(417 + Int(increments[63 + i])) == 1 { break }
+                if engine.decision((field ? 451 : 417) + Int(increments[63 + i])) == 1 { break }
             }
             i += 1
         }
@@ -566,8 +568,8 @@ extension NativeH264Decoder {
     func residualBlockCABAC(category: Int, maxNumCoeff: Int, into levels: UnsafeMutablePointer<Int32>,
                             _ engine: inout CABACDecoder) throws(SliceDataError) -> Int {
         let categoryOffset = Self.significanceOffset(category)
-        let significance = 105 + categoryOffset
-        let last = 166 + categoryOffset
+        let significance = (interlace.fieldPicture ? 277 : 105) + categoryOffset
+        let last = (interlace.fieldPicture ? 338 : 166) + categoryOffset
         let levelContexts = 227 + Self.levelOffset(category)
         var positions = InlineArray<16, UInt8>(repeating: 0)
         var count = 0

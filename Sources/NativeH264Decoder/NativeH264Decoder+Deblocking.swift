@@ -50,7 +50,7 @@ extension NativeH264Decoder {
                     if edge > 0 || filterTop {
                         let pMb = edge == 0 ? top : mb
                         let p = pMb * 16 + (edge == 0 ? 12 : (edge - 1) * 4) + segment, q = mb * 16 + edge * 4 + segment
-                        strengths[16 + edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0)
+                        strengths[16 + edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0 && !interlace.fieldPicture)
                         any |= strengths[16 + edge * 4 + segment]
                     }
                 }

@@ -34,6 +34,7 @@ extension NativeH264Decoder {
         // taken as intra (zero), and the slice reports the missing reference.
         if colocated == nil || colocated?.isNonExisting == true { context.missingReference = true }
         let inference = context.sps.direct8x8InferenceFlag
+        if !context.sps.frameMbsOnlyFlag, deriveMixedDirect(mb, subMask: subMask, colocated: colocated, &context) { return }
         if context.header.directSpatialMvPredFlag {
             deriveSpatialDirect(mb, subMask: subMask, colocated: colocated, inference: inference, &context)
         } else {
@@ -214,7 +215,7 @@ extension NativeH264Decoder {
             let ax = a1 == 0 ? motionX[a] : motionXL1[a], ay = a1 == 0 ? motionY[a] : motionYL1[a]
             let bx = b1 == 0 ? motionX[b] : motionXL1[b], by = b1 == 0 ? motionY[b] : motionYL1[b]
             // In Int: hostile vectors may be far apart (a difference of Int32.min has no Int32 magnitude).
-            return abs(Int(ax) - Int(bx)) >= 4 || abs(Int(ay) - Int(by)) >= 4
+            return abs(Int(ax) - Int(bx)) >= 4 || abs(Int(ay) - Int(by)) >= (interlace.fieldPicture ? 2 : 4)
         }
         if p1 < 0 && q1 < 0 {
             // List 0 only (every P macroblock).

@@ -124,7 +124,7 @@ extension NativeH264Decoder {
             Intra16x16Prediction.fast(mode, plane: lumaPlane, x: mbX * 16, y: mbY * 16, neighbours: neighbours, into: origin, stride: picture.width)
             let dc = coefficients + Self.lumaDCOffset
             let raster = coefficients + Self.transformOffset
-            Zigzag.unscan(dc, into: raster)
+            if interlace.fieldPicture { InterlacedScans.unscan4x4(dc, into: raster) } else { Zigzag.unscan(dc, into: raster) }
             if scaling.isFlat {
                 DCTransforms.inverseLumaDC(raster, qP: qp)
             } else {

@@ -96,6 +96,7 @@ extension NativeH264Decoder {
         }
         guard let buffer = try? PixelBuffer(width: width, height: height, format: outputFormat, planes: planes) else { return }
         pendingOutput.append(NativeH264DecodedFrame(picture: buffer, timestamp: picture.timestamp, pictureOrderCount: picture.pictureOrderCount,
-                                                    concealedMacroblocks: picture.concealedMacroblocks, problems: picture.problems))
+                                                    concealedMacroblocks: picture.concealedMacroblocks, problems: picture.problems,
+                                                    fieldOrder: fieldOrder(of: picture)))
     }
 }

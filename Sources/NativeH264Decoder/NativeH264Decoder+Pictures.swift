@@ -129,6 +129,7 @@ extension NativeH264Decoder {
     /// Finishes the current picture: conceals the macroblocks no slice decoded, deblocks (§8.7),
     /// marks references (§8.2.5) and stores it in the DPB, outputting what the bumping process says.
     func finishPicture() {
+        if currentSPS?.frameMbsOnlyFlag == false { finishInterlacedPicture(); return }
         guard let picture = current, let header = currentFirstHeader, let sps = currentSPS else { return }
         current = nil
         currentFirstHeader = nil

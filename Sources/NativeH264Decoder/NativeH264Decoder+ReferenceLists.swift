@@ -7,6 +7,7 @@ extension NativeH264Decoder {
     func buildReferenceLists(header: H264SliceHeader, sps: H264SequenceParameterSet,
                              context: SliceContext) -> ([DecoderPicture?], [DecoderPicture?]) {
         guard header.sliceType == .p || header.sliceType == .b else { return ([], []) }
+        if !sps.frameMbsOnlyFlag { return buildInterlacedReferenceLists(header: header, sps: sps, context: context) }
         let currentPicNum = Int(header.frameNum)
         let maxFrameNum = Int(sps.maxFrameNum)
         let longTerm = dpb.filter { $0.marking == .longTerm }.sorted { $0.longTermFrameIndex < $1.longTermFrameIndex }

@@ -84,7 +84,7 @@ extension NativeH264Decoder {
     @inline(__always)
     func addResidual(_ levels: UnsafeMutablePointer<Int32>, dc: Int32?, qP: Int, list: Int, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
         let block = coefficients + Self.transformOffset
-        Zigzag.unscan(levels, into: block)
+        if interlace.fieldPicture { InterlacedScans.unscan4x4(levels, into: block) } else { Zigzag.unscan(levels, into: block) }
         if !scaling.isFlat {
             Quantisation.dequantise(block, qP: qP, levelScale: scaling.levelScale4x4 + list * 96 + (qP % 6) * 16, keepingDC: dc != nil)
             if let dc { block[0] = dc }

@@ -43,7 +43,7 @@ extension NativeH264Decoder {
     @inline(__always)
     func add8x8Residual(_ levels: UnsafeMutablePointer<Int32>, qP: Int, intra: Bool, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
         let block = coefficients + Self.transformOffset
-        Transform8x8.unscan(levels, into: block)
+        if interlace.fieldPicture { InterlacedScans.unscan8x8(levels, into: block) } else { Transform8x8.unscan(levels, into: block) }
         Quantisation8x8.dequantise(block, qP: qP, levelScale: scaling.levelScale8x8 + (intra ? 0 : 384) + (qP % 6) * 64)
         Transform8x8.inverse(block)
         Transform8x8.add(block, to: samples, stride: stride)

@@ -125,7 +125,7 @@ extension NativeH264Decoder {
         for component in 0..<2 {
             let source = component == 0 ? reference.cb : reference.cr
             let view = PlaneView(base: source, width: reference.chromaWidth, height: reference.chromaHeight, stride: reference.chromaWidth)
-            ChromaInterpolation.fast(view, eighthX: cx * 8 + Int(mv.0), eighthY: cy * 8 + Int(mv.1), width: w * 2, height: h * 2,
+            ChromaInterpolation.fast(view, eighthX: cx * 8 + Int(mv.0), eighthY: cy * 8 + Int(mv.1) + Self.chromaFieldOffset(reference, picture), width: w * 2, height: h * 2,
                                      into: component == 0 ? cb : cr, stride: 8)
         }
     }

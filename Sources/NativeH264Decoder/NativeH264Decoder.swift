@@ -13,7 +13,7 @@ import MediaCore
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Unsupported features (SP/SI slices, field pictures and MBAFF, FMO with several slice groups, high bit depths) are refused with
+/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift). Unsupported features (SP/SI slices, MBAFF frames, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -52,6 +52,8 @@ public final class NativeH264Decoder {
     var sliceCounter: Int32 = 0
     @exclusivity(unchecked) var sliceFilters: [SliceFilter] = []
     var currentTimestamp: Int64 = 0
+    /// Field pictures of interlaced streams (NativeH264Decoder+Fields.swift).
+    @exclusivity(unchecked) var interlace = InterlaceState()
 
     // Per-macroblock state of the current picture, in memory the decoder owns (allocated when an SPS of a
     // new size is activated, freed in deinit): read and written per macroblock, so no array bounds or
@@ -250,7 +252,11 @@ public final class NativeH264Decoder {
             finishPicture()
         }
         if current == nil {
-            try startPicture(header: header, sps: sps, pps: pps, timestamp: timestamp)
+            if !sps.frameMbsOnlyFlag {
+                try startInterlacedPicture(header: header, sps: sps, pps: pps, timestamp: timestamp)
+            } else {
+                try startPicture(header: header, sps: sps, pps: pps, timestamp: timestamp)
+            }
         }
         guard let picture = current else { return }
         // The slice's RBSP, padded with zeros for the bit reader.
@@ -295,7 +301,9 @@ public final class NativeH264Decoder {
         case .i, .p, .b: break
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
-        if !sps.frameMbsOnlyFlag { throw .unsupportedFeature("interlaced coding (frame_mbs_only_flag 0)", nalIndex: nalIndex) }
+        if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
+            throw .unsupportedFeature("interlaced coding: MBAFF frames (mb_adaptive_frame_field_flag 1)", nalIndex: nalIndex)
+        }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
         if sps.chromaFormatIDC > 1 { throw .unsupportedFeature("chroma format \(sps.chromaFormatIDC == 2 ? "4:2:2" : "4:4:4")", nalIndex: nalIndex) }

@@ -1,0 +1,106 @@
+extension NativeH264Decoder {
+    /// Direct prediction (§8.4.1.2) when the current picture and the co-located one differ in structure
+    /// (§8.4.1.2.1, Table 8-6 and 8-8): a field whose co-located field belongs to a frame coded as a frame
+    /// (the co-located 8x8 block of frame macroblock 2·row + y8, its 4x4 row 2·y8; temporal vectors halved
+    /// vertically), or a frame whose co-located frame was coded as two fields (the field of the picture order
+    /// count nearer the current frame's, field macroblock row/2, 4x4 row y8 + 2·(row mod 2); temporal vectors
+    /// doubled vertically). Returns false when the structures agree (the frame/progressive path applies).
+    func deriveMixedDirect(_ mb: Int, subMask: Int, colocated: DecoderPicture?, _ context: inout SliceContext) -> Bool {
+        guard let colocated else { return false }
+        let current = context.picture
+        let w = widthInMbs, mbX = mb % w, mbY = mb / w
+        var motion: PictureMotion
+        var fieldFromFrame: Bool
+        if current.fieldParity != 0 {
+            guard let frame = colocated.frame, !frame.codedAsFields else { return false }
+            motion = frame.motion
+            fieldFromFrame = true
+        } else {
+            guard colocated.codedAsFields, let fields = colocated.fields else { return false }
+            let poc = current.pictureOrderCount
+            let parity = abs(fields.top.pictureOrderCount - poc) >= abs(fields.bottom.pictureOrderCount - poc) ? 2 : 1
+            motion = fields.field(parity).motion
+            fieldFromFrame = false
+        }
+        /// The co-located motion of sub-macroblock (x8, y8): nil when intra.
+        func colocatedBlock(_ x8: Int, _ y8: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
+            let block: Int
+            if fieldFromFrame {
+                block = ((2 * mbY + y8) * w + mbX) * 16 + (2 * y8) * 4 + x8 * 3
+            } else {
+                block = ((mbY / 2) * w + mbX) * 16 + (y8 + 2 * (mbY & 1)) * 4 + x8 * 3
+            }
+            guard block < motion.blockCount else { return nil }
+            let ref0 = Int(motion.referenceIndices[block])
+            if ref0 >= 0 { return (ref0, motion.referenceIdentities[block], (motion.motionX[block], motion.motionY[block])) }
+            let other = block + motion.blockCount
+            let ref1 = Int(motion.referenceIndices[other])
+            guard ref1 >= 0 else { return nil }
+            return (ref1, motion.referenceIdentities[other], (motion.motionX[other], motion.motionY[other]))
+        }
+        if context.header.directSpatialMvPredFlag {
+            var refs = (-1, -1)
+            var vectors: ((Int32, Int32), (Int32, Int32)) = ((0, 0), (0, 0))
+            @inline(__always) func minPositive(_ x: Int, _ y: Int) -> Int { x >= 0 && y >= 0 ? min(x, y) : max(x, y) }
+            for list in 0..<2 {
+                let cache = list == 0 ? refCache : refCacheL1, vectorsCache = list == 0 ? mvCache : mvCacheL1
+                let a = Int(cache[Self.cacheIndex(-1, 0)]), b = Int(cache[Self.cacheIndex(0, -1)])
+                var c = Int(cache[Self.cacheIndex(4, -1)])
+                if c == -2 { c = Int(cache[Self.cacheIndex(-1, -1)]) }
+                let ref = minPositive(max(a, -1), minPositive(max(b, -1), max(c, -1)))
+                var mv: (Int32, Int32) = (0, 0)
+                if ref >= 0 { mv = Self.predictMotion(x: 0, y: 0, w: 4, ref: ref, shape: 0, refCache: cache, mvCache: vectorsCache) }
+                if list == 0 { refs.0 = ref; vectors.0 = mv } else { refs.1 = ref; vectors.1 = mv }
+            }
+            let directZero = refs.0 < 0 && refs.1 < 0
+            if directZero { refs = (0, 0) }
+            let identity0 = referenceIdentity(list: 0, refs.0, &context), identity1 = referenceIdentity(list: 1, refs.1, &context)
+            let colocatedShortTerm = colocated.marking == .shortTerm
+            for sub in 0..<4 where subMask & (1 << sub) != 0 {
+                let x8 = sub & 1, y8 = sub >> 1
+                var mv0 = vectors.0, mv1 = vectors.1
+                if !directZero && colocatedShortTerm, let col = colocatedBlock(x8, y8), col.ref == 0,
+                   (-1...1).contains(col.mv.0), (-1...1).contains(col.mv.1) {
+                    if refs.0 == 0 { mv0 = (0, 0) }
+                    if refs.1 == 0 { mv1 = (0, 0) }
+                }
+                for j in (2 * y8)..<(2 * y8 + 2) {
+                    for i in (2 * x8)..<(2 * x8 + 2) {
+                        setMotion(list: 0, mb, x: i, y: j, ref: refs.0, mv: refs.0 >= 0 ? mv0 : (0, 0), identity: identity0)
+                        setMotion(list: 1, mb, x: i, y: j, ref: refs.1, mv: refs.1 >= 0 ? mv1 : (0, 0), identity: identity1)
+                    }
+                }
+            }
+            return true
+        }
+        let poc = current.pictureOrderCount
+        let identity1 = referenceIdentity(list: 1, 0, &context)
+        for sub in 0..<4 where subMask & (1 << sub) != 0 {
+            let x8 = sub & 1, y8 = sub >> 1
+            var ref0 = 0
+            var mvCol: (Int32, Int32) = (0, 0)
+            if let col = colocatedBlock(x8, y8) {
+                mvCol = (col.mv.0, fieldFromFrame ? col.mv.1 / 2 : col.mv.1 &* 2)
+                // The picture the co-located block meant, as the current list 0 holds it: the field of that frame
+                // with the current parity, or the frame of that field.
+                let wanted = fieldFromFrame ? (col.identity & ~3) + Int32(current.fieldParity) : col.identity & ~3
+                ref0 = context.referenceList.firstIndex { $0.map { Int32(truncatingIfNeeded: $0.identity) == wanted } ?? false } ?? 0
+            }
+            let picture0 = referencePicture(ref0, &context)
+            var mv0 = mvCol, mv1: (Int32, Int32) = (0, 0)
+            if let picture0, picture0.marking != .longTerm,
+               let scale = PredictionWeights.distScaleFactor(current: poc, picture0.pictureOrderCount, colocated.pictureOrderCount) {
+                let x = (scale * Int(mvCol.0) + 128) >> 8, y = (scale * Int(mvCol.1) + 128) >> 8
+                mv0 = (Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y))
+                mv1 = (mv0.0 &- mvCol.0, mv0.1 &- mvCol.1)
+            }
+            for j in (2 * y8)..<(2 * y8 + 2) {
+                for i in (2 * x8)..<(2 * x8 + 2) {
+                    setMotion(list: 0, mb, x: i, y: j, ref: ref0, mv: mv0, identity: Int32(truncatingIfNeeded: picture0?.identity ?? -1))
+                    setMotion(list: 1, mb, x: i, y: j, ref: 0, mv: mv1, identity: identity1)
+                }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import NativeH264Decoder
+import Testing
+import TestSupport
+
+/// x264 streams of interlaced sequences (frame_mbs_only_flag 0). `--fake-interlaced` codes frame pictures in an
+/// interlaced sequence (the frame half of PAFF: frames stored as field pairs, reference lists of frames whose
+/// fields are both references, direct prediction with direct_8x8_inference): every frame must hash like ffmpeg's.
+/// `--tff`/`--bff` code MBAFF frames, which the decoder does not implement yet: they must be refused by name.
+@Suite("Native H.264 decoder: x264 interlaced streams against ffmpeg", .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")))
+struct InterlacedStreamTests {
+    /// (size, source filter, x264 options) of frame pictures in interlaced sequences.
+    static let frameOptionSets: [(String, String?, [String])] = [
+        ("176x144", nil, ["--profile", "main", "--fake-interlaced", "--bframes", "2", "--direct", "temporal", "--ref", "2"]),
+        ("176x144", nil, ["--profile", "high", "--fake-interlaced", "--bframes", "3", "--b-pyramid", "normal", "--direct", "spatial",
+                          "--8x8dct", "--ref", "3", "--partitions", "all"]),
+        ("200x120", "fade=in:0:20", ["--profile", "high", "--fake-interlaced", "--bframes", "3", "--weightb", "--weightp", "2",
+                                     "--ref", "3", "--direct", "temporal"]),
+        ("176x144", nil, ["--profile", "high", "--fake-interlaced", "--no-cabac", "--bframes", "2", "--direct", "auto",
+                          "--weightp", "2", "--cqm", "jvt", "--slices", "2"]),
+    ]
+
+    @Test("x264 --fake-interlaced (frame pictures, frame_mbs_only_flag 0): every frame equals ffmpeg's, in display order",
+          arguments: frameOptionSets.indices)
+    func fakeInterlaced(_ index: Int) throws {
+        let (size, filter, options) = Self.frameOptionSets[index]
+        let path = try CABACBSliceStreamTests.x264Stream(size: size, filter: filter, options: options)
+        let reference = try PeerStreamTests.ffmpegHashes(path)
+        let result = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(result.errors.isEmpty, "\(options): \(result.errors)")
+        let ours = result.frames.map(DecoderRun.md5)
+        let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(ours.count == 24 && ours == reference, "\(size) \(options): \(ours.count) frames; first differing \(String(describing: firstBad))")
+        #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
+    }
+
+    /// MBAFF option sets (x264's interlaced coding), with B-frames and weighted prediction.
+    static let mbaffOptionSets: [[String]] = [
+        ["--profile", "high", "--tff", "--bframes", "2"],
+        ["--profile", "high", "--bff", "--bframes", "3", "--weightp", "2", "--direct", "temporal"],
+        ["--profile", "main", "--tff", "--no-cabac", "--bframes", "2", "--weightp", "2"],
+    ]
+
+    @Test("x264 --tff/--bff (MBAFF): refused with the typed error naming MBAFF, no frame invented", arguments: mbaffOptionSets.indices)
+    func mbaffRefused(_ index: Int) throws {
+        let options = Self.mbaffOptionSets[index]
+        let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", options: options)
+        let result = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        guard case let .unsupportedFeature(feature, _)? = result.errors.first else {
+            Issue.record("\(options): expected a refusal, got \(result.errors) and \(result.frames.count) frames")
+            return
+        }
+        #expect(feature.contains("MBAFF"))
+        #expect(result.frames.isEmpty)
+    }
+}
