@@ -6,8 +6,11 @@ import CodecInterface
 /// to the encoder's reconstruction.
 ///
 /// The presets were chosen by measurement at 720p (speed against BD-rate, see
-/// scripts/benchmark-native-h264.sh), in the spirit of x264's: the fast ones decide by SATD alone,
-/// the slower ones by rate-distortion trials.
+/// scripts/benchmark-native-h264.sh), in the spirit of x264's. Every preset makes the final decision of a P
+/// macroblock by rate-distortion cost (SSD + λ(QP)·counted bits among P_Skip, the searched partitions with and
+/// without their residual, and Intra_16x16 when its SATD is within reach): a decision by SATD alone does not
+/// weigh the residual's bits, and once chose intra macroblocks on noise at QP 51 for 22× the bits of `fast`,
+/// so that no bit-rate target below that floor could be held.
 struct EncoderTools: Sendable, Hashable {
     /// Which partition shapes motion search tries.
     enum Partitions: Int, Sendable, Hashable {
@@ -19,14 +22,12 @@ struct EncoderTools: Sendable, Hashable {
         case all
     }
 
-    /// Whether intra macroblocks are considered in P pictures, and how.
+    /// Whether intra macroblocks are considered in P pictures.
     enum IntraInPredicted: Sendable, Hashable {
         /// Never.
         case never
-        /// Coded intra when the best Intra_16x16 SATD + 3λ is below the inter SATD cost (no trial).
-        case bySATD
-        /// Tried (coded, bits counted, reconstruction measured) when that SATD test passes, and chosen by
-        /// rate-distortion cost.
+        /// Tried (coded, bits counted, reconstruction measured) when the best Intra_16x16 SATD + 3λ is below
+        /// the inter SATD cost, and chosen by rate-distortion cost against P_Skip and inter.
         case trial
     }
 
@@ -42,9 +43,6 @@ struct EncoderTools: Sendable, Hashable {
     var quarterSample: Bool
     /// The most steps of each sub-sample refinement (0: none).
     var refinementSteps: Int
-    /// The final P macroblock decision by rate-distortion cost (SSD + λ·counted bits) among P_Skip, inter
-    /// with and without residual (and intra, see ``intraInPredicted``); otherwise by SATD alone.
-    var rateDistortionDecision: Bool
     /// Intra in P pictures.
     var intraInPredicted: IntraInPredicted
     /// Whether Intra_4x4 (I_NxN) is tried in IDR pictures.
@@ -57,35 +55,34 @@ struct EncoderTools: Sendable, Hashable {
     init(_ preset: EncoderPreset) {
         switch preset {
         case .ultrafast:
-            self.init(partitions: .whole, searchSteps: 8, quarterSample: true, refinementSteps: 1, rateDistortionDecision: false,
-                      intraInPredicted: .bySATD, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
+            self.init(partitions: .whole, searchSteps: 8, quarterSample: true, refinementSteps: 1,
+                      intraInPredicted: .trial, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
         case .superfast:
-            self.init(partitions: .wholeAndQuarters, searchSteps: 16, quarterSample: true, refinementSteps: 1, rateDistortionDecision: false,
-                      intraInPredicted: .bySATD, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
+            self.init(partitions: .wholeAndQuarters, quartersThreshold: 256, searchSteps: 16, quarterSample: true, refinementSteps: 1,
+                      intraInPredicted: .trial, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
         case .veryfast:
-            self.init(partitions: .wholeAndQuarters, searchSteps: 16, quarterSample: true, refinementSteps: 1, rateDistortionDecision: true,
-                      intraInPredicted: .bySATD, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
+            self.init(partitions: .wholeAndQuarters, searchSteps: 16, quarterSample: true, refinementSteps: 1,
+                      intraInPredicted: .trial, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
         case .faster:
-            self.init(partitions: .all, searchSteps: 32, quarterSample: true, refinementSteps: 2, rateDistortionDecision: true,
+            self.init(partitions: .all, searchSteps: 32, quarterSample: true, refinementSteps: 2,
                       intraInPredicted: .trial, intra4x4InKeyFrames: true, intra4x4InPredicted: false)
         case .medium:
-            self.init(partitions: .all, quartersThreshold: 0, searchSteps: 64, quarterSample: true, refinementSteps: 4, rateDistortionDecision: true,
+            self.init(partitions: .all, quartersThreshold: 0, searchSteps: 64, quarterSample: true, refinementSteps: 4,
                       intraInPredicted: .trial, intra4x4InKeyFrames: true, intra4x4InPredicted: true)
         case .fast:
-            self.init(partitions: .all, searchSteps: 32, quarterSample: true, refinementSteps: 2, rateDistortionDecision: true,
+            self.init(partitions: .all, searchSteps: 32, quarterSample: true, refinementSteps: 2,
                       intraInPredicted: .trial, intra4x4InKeyFrames: true, intra4x4InPredicted: true)
         }
     }
 
     /// Every tool set explicitly.
-    init(partitions: Partitions, quartersThreshold: Int = 128, searchSteps: Int, quarterSample: Bool, refinementSteps: Int, rateDistortionDecision: Bool,
+    init(partitions: Partitions, quartersThreshold: Int = 128, searchSteps: Int, quarterSample: Bool, refinementSteps: Int,
          intraInPredicted: IntraInPredicted, intra4x4InKeyFrames: Bool, intra4x4InPredicted: Bool) {
         self.partitions = partitions
         self.quartersThreshold = quartersThreshold
         self.searchSteps = searchSteps
         self.quarterSample = quarterSample
         self.refinementSteps = refinementSteps
-        self.rateDistortionDecision = rateDistortionDecision
         self.intraInPredicted = intraInPredicted
         self.intra4x4InKeyFrames = intra4x4InKeyFrames
         self.intra4x4InPredicted = intra4x4InPredicted

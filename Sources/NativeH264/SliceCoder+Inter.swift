@@ -20,8 +20,6 @@ final class InterMacroblock {
     let chromaDC: UnsafeMutablePointer<Int32>
     /// CodedBlockPatternChroma, 0…2.
     var codedBlockPatternChroma = 0
-    /// Whether the chroma prediction and levels were built (see ``SliceCoder/predictedMacroblock(mbX:mbY:shape:motionVectors:stoppingAtLumaResidual:)``).
-    var isComplete = true
 
     init() {
         luma = .allocate(capacity: 256 + 128)
@@ -94,10 +92,7 @@ extension SliceCoder {
         let index = mbY * widthInMbs + mbX
         let predictor = motionVectorPredictor(mbX: mbX, mbY: mbY)
         let skip = skipMotionVector(mbX: mbX, mbY: mbY, predictor: predictor)
-        // Without rate-distortion decisions only "does the skip vector leave no residual" matters here: the
-        // chroma is left out once the luma has some (x264's early P_Skip test does the same).
-        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip),
-                                            stoppingAtLumaResidual: !tools.rateDistortionDecision)
+        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip))
         if candidate.codedBlockPattern == 0 {
             // P_Skip (§7.4.4: inferred mb_type, mvL0 of §8.4.1.1, no residual).
             macroblockIsIntra[index] = false
@@ -153,22 +148,13 @@ extension SliceCoder {
         // bits counted by the very writers that would write them: P_Skip (one bit of mb_skip_run), the
         // searched partitions with their residual and without it, and intra when its SATD is within
         // reach of the inter one.
-        guard tools.rateDistortionDecision else {
-            encodePredictedBySATD(mbX: mbX, mbY: mbY, shape: bestShape, vectors: bestVectors, predictors: bestPredictors, cost: bestCost,
-                                  skip: skip, skipCandidate: candidate, to: &writer)
-            return
-        }
         let rdLambda = Self.distortionLambdas[qp]
         let skipCost = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: 1, lambda: rdLambda)
         var choice = PredictedMacroblockChoice.skip, choiceCost = skipCost
         save(macroblock: index, into: &scratch.snapshot)
         // (Intra is tried only when its best Intra_16x16 SATD + 3λ is below the inter SATD cost: the
-        // trial codes the whole macroblock, Intra_4x4 included.)
+        // trial codes the whole macroblock, Intra_4x4 included where the preset tries it.)
         if tools.intraInPredicted != .never, intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * lambda < bestCost {
-            if tools.intraInPredicted == .bySATD {
-                encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-                return
-            }
             let intraCost = intraTrialCost(mbX: mbX, mbY: mbY, address: index, lambda: rdLambda)
             if intraCost < choiceCost { choice = .intra; choiceCost = intraCost }
         }
@@ -234,30 +220,6 @@ extension SliceCoder {
         reconstructInter(candidate, mbX: mbX, mbY: mbY)
     }
 
-    /// The decision of the fast presets (``EncoderTools/rateDistortionDecision`` off), after x264's
-    /// without RD: intra when its best Intra_16x16 SATD + 3λ is below the searched partitions' SATD + λ·bits
-    /// (``EncoderTools/intraInPredicted``), otherwise the searched partitions with their residual — no trial
-    /// codings. P_Skip was taken already when the skip vector leaves no residual.
-    mutating func encodePredictedBySATD(mbX: Int, mbY: Int, shape: PartitionShape, vectors: PartitionVectors, predictors: PartitionVectors,
-                                        cost: Int, skip: SIMD2<Int32>, skipCandidate: InterMacroblock, to writer: inout BitWriter) {
-        if tools.intraInPredicted != .never, intra16x16Cost(mbX: mbX, mbY: mbY) + 3 * Self.lambda(qp: qp) < cost {
-            encodeMacroblock(mbX: mbX, mbY: mbY, to: &writer)
-            return
-        }
-        for (partition, geometry) in shape.partitions.enumerated() {
-            setMotion(vectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
-        }
-        // The skip vector searched as the whole macroblock's: its residual is the one quantised already.
-        let candidate = shape == .whole && vectors[0] == skip && skipCandidate.isComplete ? skipCandidate
-            : predictedMacroblock(mbX: mbX, mbY: mbY, shape: shape, motionVectors: vectors)
-        macroblockIsIntra[mbY * widthInMbs + mbX] = false
-        countInter(shape)
-        writeInterHeader(shape: shape, vectors: vectors, predictors: predictors, pattern: candidate.codedBlockPattern, to: &writer)
-        skipRun = 0
-        writeInterResidual(candidate, mbX: mbX, mbY: mbY, to: &writer)
-        reconstructInter(candidate, mbX: mbX, mbY: mbY)
-    }
-
     /// Counts a P_L0 macroblock of `shape` in ``macroblockTypes``.
     mutating func countInter(_ shape: PartitionShape) {
         switch shape {
@@ -289,16 +251,12 @@ extension SliceCoder {
     /// The motion-compensated prediction of a macroblock (§8.4.2.2: luma quarter-sample from the
     /// reference's prepared planes, chroma eighth-sample with mvCL0 = mvL0, §8.4.1.4) and its residual
     /// through the 4x4 transform, quantised with the inter dead zone (rounding 1/6), chroma DC through
-    /// the 2x2 transform; written into ``MacroblockScratch/inter``, which it returns. With
-    /// `stoppingAtLumaResidual` it stops after the luma when the luma has levels (the chroma not built,
-    /// ``InterMacroblock/isComplete`` false): enough to know the skip vector does not make a P_Skip.
-    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: PartitionVectors,
-                             stoppingAtLumaResidual: Bool = false) -> InterMacroblock {
+    /// the 2x2 transform; written into ``MacroblockScratch/inter``, which it returns.
+    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: PartitionVectors) -> InterMacroblock {
         let result = scratch.inter
         result.shape = shape
         result.codedBlockPatternLuma = 0
         result.codedBlockPatternChroma = 0
-        result.isComplete = true
         guard let reference, let planes = referencePlanes else { return result }
         let stride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16, cx0 = mbX * 8, cy0 = mbY * 8
@@ -319,10 +277,6 @@ extension SliceCoder {
             }
         }
         decimate(result)
-        if stoppingAtLumaResidual && result.codedBlockPatternLuma != 0 {
-            result.isComplete = false
-            return result
-        }
         for (partition, (px, py, pw, ph)) in shape.partitions.enumerated() {
             let mv = vectors[partition]
             for component in 0..<2 {

@@ -29,7 +29,7 @@ struct EncodingOptions {
     static let preset = OptionSpec<EncoderPreset>(
         "--preset", value: "ultrafast|superfast|veryfast|faster|fast|medium",
         help: "the speed/compression trade, x264's names (also given to the x264 and x265 engines)",
-        shown: "the engine's (fast for the native engine, medium for x264 and x265)",
+        shown: "the engine's (veryfast for the native engine, medium for x264 and x265)",
         parse: OptionValueParsers.choice(of: "preset", EncoderPreset.allCases.map { ([$0.rawValue], $0) }))
     /// `--gop N`.
     static let gop = OptionSpec("--gop", value: "N", help: "the most frames from one key frame to the next",
