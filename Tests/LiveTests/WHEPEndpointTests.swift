@@ -69,7 +69,7 @@ struct WHEPEndpointTests {
         #expect(endpoint.respond(to: Self.request(.post, type: "text/plain", body: Array(chromium.utf8))).status.code == 415)
         #expect(endpoint.respond(to: Self.request(.post, type: nil, body: Array(chromium.utf8))).status.code == 415)
         #expect(endpoint.respond(to: Self.request(.post, body: Array("hello".utf8))).status.code == 400)
-        let noFingerprint = chromium.split(separator: "\n").filter { !$0.hasPrefix("a=fingerprint") }.joined(separator: "\n")
+        let noFingerprint = chromium.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").filter { !$0.hasPrefix("a=fingerprint") }.joined(separator: "\n")
         #expect(endpoint.respond(to: Self.request(.post, body: Array(noFingerprint.utf8))).status.code == 400)
         let noCodec = chromium.replacingOccurrences(of: "H264", with: "H999").replacingOccurrences(of: "opus", with: "opas")
         #expect(endpoint.respond(to: Self.request(.post, body: Array(noCodec.utf8))).status.code == 400)
