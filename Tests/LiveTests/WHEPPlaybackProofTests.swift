@@ -75,7 +75,7 @@ struct WHEPPlaybackProofTests {
           const location = new URL(response.headers.get("Location"), "\(running.url)").href;
           await pc.setRemoteDescription({ type: "answer", sdp: await response.text() });
           let video = null;
-          for (let i = 0; i < 150; i++) {
+          for (let i = 0; i < 100; i++) {
             await sleep(200);
             const stats = await pc.getStats();
             stats.forEach(s => { if (s.type == "inbound-rtp" && s.kind == "video") video = s; });
@@ -83,7 +83,8 @@ struct WHEPPlaybackProofTests {
           }
           const deleted = await fetch(location, { method: "DELETE" });
           pc.close();
-          if (!video) return "error no inbound video, state " + pc.iceConnectionState;
+          if (!video || !(video.framesDecoded > 60)) return "error video " + JSON.stringify(video) + " ice " + pc.iceConnectionState +
+            " dtls " + pc.connectionState;
           return "ok decoded=" + video.framesDecoded + " size=" + video.frameWidth + "x" + video.frameHeight +
                  " keyframes=" + video.keyFramesDecoded + " nack=" + video.nackCount + " pli=" + video.pliCount +
                  " delete=" + deleted.status;
@@ -103,11 +104,21 @@ struct WHEPPlaybackProofTests {
             return HTTPResponse(status: .notFound)
         })
         pages.start()
+        let watcher = Task { () -> String in
+            var last = "no session"
+            while !Task.isCancelled {
+                if let session = running.whep.viewers.first { last = "\(session.statistics) \(session.iceStatistics) connected \(session.isConnected)" }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+            return last
+        }
         let directory = try ExternalTool.temporaryDirectory()
         let output = try await ExternalTool.run("timeout", ["-k", "5", "60", "chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
                                                             "--allow-loopback-in-peer-connection", "--user-data-dir=\(directory.path)/profile",
                                                             "--dump-dom", "http://127.0.0.1:\(pages.localAddress.port)/page"])
         let viewers = running.whep.viewers.count
+        watcher.cancel()
+        print("WHEP Chromium session: \(await watcher.value)")
         let (pipelineReport, _) = try await running.stop()
         let text = try #require(report.withLock { $0 }, "no report: \(output.text.suffix(600))")
         print("WHEP Chromium: \(text)")
