@@ -115,7 +115,7 @@ let package = Package(
         // re-exports the network layer and the wire modules, so `import Transport` is all a caller needs.
         .target(name: "Transport", dependencies: [
             "NetworkIO", "TransportErrors", "RTSPMessages", "RTMPWire", "POSIX", "MediaCore", "Bitstream", "Containers",
-            "HTTPMessages", "STUN",
+            "HTTPMessages", "STUN", "RTP", "SRTP",
         ]),
         // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
         .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore",

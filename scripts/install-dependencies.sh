@@ -24,6 +24,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tshark  >/dev/null 2>&1 || need+=(tshark)
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 command -v gst-launch-1.0 >/dev/null 2>&1 || need+=(gstreamer1.0-tools)
+command -v ip      >/dev/null 2>&1 || need+=(iproute2)
+command -v unshare >/dev/null 2>&1 || need+=(util-linux)
 # GStreamer's Python bindings live in Debian's own Python (/usr/bin/python3), not the one on PATH.
 if ! /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0")' >/dev/null 2>&1; then
     need+=(python3-gst-1.0 gir1.2-gst-rtsp-server-1.0)

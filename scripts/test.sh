@@ -32,6 +32,9 @@ realTime+='|NetworkDestinationProofTests|RTPSessionReceiverTests|ReceivedSourceP
 realTime+='|HTTPServerPeerTests|WebRTCAnswerTests|ChromiumAnswerTests|ICELitePeerTests|OpusRTPTests|HLSHTTPProofTests'
 traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTests|StreamingTests|RTMPTests|RTMPPublisherTests|RTMPIngestTests'
 traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests|SRTAdaptationProofTests|HLSHTTPProofTests'
+# The WebRTC sessions with real peers (aiortc, Chromium) run in a network namespace with loopback alone, so no ICE
+# candidate or packet can leave 127.0.0.1.
+webRTC='WHEPPlaybackProofTests'
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|SRTAdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|SRTAdaptationProofTests'
@@ -139,6 +142,10 @@ pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-
 pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-ffmpeg-alone.log \
     env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL,SRT --skip-build --no-parallel --filter "$traitedAlone" \
     --xunit-output .build/xunit-ffmpeg-alone.xml
+
+pass "WebRTC with its peers, in a network namespace with loopback alone (unshare -rn)" .build/test-output-webrtc.log \
+    unshare -rn sh -c "ip link set lo up && STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL,SRT --skip-build \
+    --filter '$webRTC' --xunit-output .build/xunit-webrtc.xml"
 
 took=$((SECONDS - total))
 echo "== wall time per pass"

@@ -52,6 +52,11 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case stun
     /// WebRTC offers (JSEP) and the ICE-lite answer built from them.
     case webrtcSDP
+    /// RTCP feedback to a sender (PLI, FIR, NACK), the send history and RFC 4588 retransmission packets.
+    case rtcpFeedback
+    /// The WHEP endpoint's request path: HTTP requests (offers, DELETE, PATCH) answered by a ``WHEPEndpoint``
+    /// (sessions need the OpenSSL trait).
+    case whep
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

@@ -49,6 +49,8 @@ public enum FuzzTargets {
         if families.contains(.http) { http(bytes) }
         if families.contains(.stun) { stun(bytes) }
         if families.contains(.webrtcSDP) { webrtcOffer(bytes) }
+        if families.contains(.rtcpFeedback) { rtcpFeedback(bytes) }
+        if families.contains(.whep) { whep(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

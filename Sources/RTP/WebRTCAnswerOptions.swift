@@ -49,6 +49,9 @@ public struct WebRTCAnswerOptions: Hashable, Sendable {
     /// The SSRC, CNAME and MediaStream id of what the answerer sends, per kind (`audio`, `video`), written as
     /// `a=ssrc` and `a=msid` in sections it sends on; none for a section not listed.
     public var sendingSSRCs: [String: UInt32]
+    /// The SSRC of the rtx stream (RFC 4588) that repairs each kind's SSRC, written as `a=ssrc-group:FID` with its own
+    /// `a=ssrc` lines (RFC 5576 §4.2) where rtx is negotiated.
+    public var retransmissionSSRCs: [String: UInt32] = [:]
     /// The CNAME of `a=ssrc:… cname:` (RFC 7022).
     public var cname: String
     /// The `o=` session id.

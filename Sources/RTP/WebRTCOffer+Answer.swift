@@ -133,6 +133,11 @@ extension WebRTCOffer {
                 attributes.append(SDPAttribute("msid", "\(stream) \(offered.kind)"))
                 attributes.append(SDPAttribute("ssrc", "\(ssrc) cname:\(options.cname)"))
                 attributes.append(SDPAttribute("ssrc", "\(ssrc) msid:\(stream) \(offered.kind)"))
+                if choice.retransmission != nil, let repair = options.retransmissionSSRCs[offered.kind] {
+                    attributes.append(SDPAttribute("ssrc-group", "FID \(ssrc) \(repair)"))
+                    attributes.append(SDPAttribute("ssrc", "\(repair) cname:\(options.cname)"))
+                    attributes.append(SDPAttribute("ssrc", "\(repair) msid:\(stream) \(offered.kind)"))
+                }
             }
             for candidate in options.candidates { attributes.append(SDPAttribute("candidate", candidate.attributeValue)) }
             attributes.append(SDPAttribute("end-of-candidates"))

@@ -1,0 +1,520 @@
+import Bitstream
+import POSIX
+import RTP
+import SRTP
+import Synchronization
+
+/// The server side of one WebRTC peer that receives our media (a WHEP viewer): one UDP port on the bound address
+/// shared by ICE, DTLS and SRTP (RFC 7983, BUNDLE with rtcp-mux: RFC 8843, RFC 5761), ICE-lite answering the
+/// viewer's checks (``ICELiteAgent``, RFC 8445 §2.5), DTLS in the server role (`a=setup:passive`, RFC 5763 §5)
+/// whose exported keys make the SRTP and SRTCP contexts (RFC 5764 §4.2), and then:
+///
+/// - **media out:** the RTP packets of each frame handed to ``send(_:kind:isKeyFrame:)``, rewritten to the payload
+///   type and SSRC negotiated for this viewer, kept unprotected in a bounded ``RTPSendHistory`` and protected with
+///   SRTP to the nominated address; video starts at a key frame;
+/// - **reports:** a sender report with SDES CNAME per track every ``Configuration/senderReportInterval``
+///   (RFC 3550 §6.4.1), protected with SRTCP;
+/// - **feedback in:** PLI (RFC 4585 §6.3.1) and FIR (RFC 5104 §4.3.1) become ``WebRTCPeerSessionEvent/keyFrameRequested(_:fullIntraRequest:)``;
+///   a generic NACK (RFC 4585 §6.2.1) is answered from the history — as RFC 4588 retransmission under the rtx
+///   payload type and SSRC where rtx was negotiated, else the packet itself again;
+/// - **the end:** when no connectivity check has come for ``Configuration/consentTimeout`` (RFC 7675 §5.1), when the
+///   handshake has not finished in ``Configuration/handshakeTimeout``, when DTLS fails or the peer leaves, or at
+///   ``close()``.
+///
+/// Whatever the peer sends — malformed STUN, DTLS, SRTP or RTCP — is counted and dropped, or ends this session
+/// alone; nothing it sends reaches another session.
+public final class WebRTCPeerSession: Sendable {
+    /// Timings and bounds.
+    public struct Configuration: Sendable, Hashable {
+        /// How long without a connectivity check before consent expires (RFC 7675 §5.1: 30 s).
+        public var consentTimeout: Duration
+        /// How long ICE and DTLS may take before the session gives up.
+        public var handshakeTimeout: Duration
+        /// The time between sender reports.
+        public var senderReportInterval: Duration
+        /// Packets kept per track for NACKs.
+        public var historyCapacity: Int
+        /// The largest RTP packet before protection (the SRTP tag is added to it).
+        public var maximumPacketSize: Int
+
+        /// A configuration.
+        /// - Parameters:
+        ///   - consentTimeout: consent expiry (default 30 s).
+        ///   - handshakeTimeout: ICE and DTLS deadline (default 15 s).
+        ///   - senderReportInterval: time between SRs (default 1 s).
+        ///   - historyCapacity: packets kept per track (default 512).
+        ///   - maximumPacketSize: the largest RTP packet (default 1200, as browsers send).
+        public init(consentTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(15),
+                    senderReportInterval: Duration = .seconds(1), historyCapacity: Int = 512, maximumPacketSize: Int = 1200) {
+            self.consentTimeout = consentTimeout
+            self.handshakeTimeout = handshakeTimeout
+            self.senderReportInterval = senderReportInterval
+            self.historyCapacity = historyCapacity
+            self.maximumPacketSize = maximumPacketSize
+        }
+    }
+
+    /// What one accepted section sends with.
+    public struct Track: Sendable, Hashable {
+        /// Video or audio.
+        public var kind: WebRTCMediaKind
+        /// The payload type the viewer offered for the chosen codec.
+        public var payloadType: UInt8
+        /// Our SSRC on it.
+        public var ssrc: UInt32
+        /// The RTP clock rate (90000 for H.264, 48000 for Opus).
+        public var clockRate: Int
+        /// The rtx payload type, where rtx was negotiated.
+        public var retransmissionPayloadType: UInt8?
+        /// The rtx SSRC, where rtx was negotiated.
+        public var retransmissionSSRC: UInt32?
+    }
+
+    /// Counters.
+    public struct Statistics: Sendable, Hashable {
+        /// RTP packets sent (retransmissions included).
+        public var packetsSent = 0
+        /// Bytes sent after protection.
+        public var bytesSent = 0
+        /// Packets not sent because the socket's buffer was full.
+        public var packetsDropped = 0
+        /// Video frames skipped while waiting for the first key frame.
+        public var framesWithheld = 0
+        /// Sender reports sent.
+        public var senderReports = 0
+        /// PLIs and FIRs received.
+        public var keyFrameRequests = 0
+        /// Sequence numbers NACKed.
+        public var packetsNACKed = 0
+        /// Packets sent again for NACKs.
+        public var packetsRetransmitted = 0
+        /// SRTCP packets that failed authentication or did not parse as RTCP.
+        public var malformedControlPackets = 0
+        /// Every count at zero.
+        public init() {}
+    }
+
+    private struct TrackState {
+        var track: Track
+        var history: RTPSendHistory
+        var packetCount: UInt32 = 0
+        var octetCount: UInt32 = 0
+        var lastTimestamp: UInt32?
+        var lastSent: ContinuousClock.Instant?
+        var nextRetransmissionSequence = UInt16.random(in: 0...UInt16.max)
+    }
+
+    private struct State {
+        var tracks: [TrackState]
+        var outbound: SRTPContext?
+        var inbound: SRTPContext?
+        var videoStarted = false
+        var isClosed = false
+        var statistics = Statistics()
+        var checksSeen = 0
+        var lastConsent: ContinuousClock.Instant
+        var lastReport: ContinuousClock.Instant
+        var buffer: [UInt8] = []
+    }
+
+    /// The resource's id (the last segment of its WHEP `Location`).
+    public let id: String
+    /// The answer, as SDP text (`a=ice-lite`, `a=setup:passive`, our fingerprint and host candidate).
+    public let answer: String
+    /// The accepted sections' tracks.
+    public let tracks: [Track]
+    /// The address of the UDP port (the answer's host candidate).
+    public let localAddress: SocketAddress
+    /// The timings and bounds.
+    public let configuration: Configuration
+    /// What happens, for one reader (the newest 256 kept); it finishes when the session closes.
+    public let events: AsyncStream<WebRTCPeerSessionEvent>
+
+    private let eventSink: AsyncStream<WebRTCPeerSessionEvent>.Continuation
+    private let socket: UDPSocket
+    private let agent: ICELiteAgent
+    private let dtls: Mutex<DTLSEngine>
+    private let state: Mutex<State>
+    private let ticker: Mutex<Task<Void, Never>?>
+    private let onClose: @Sendable (String) -> Void
+
+    /// Answers an offer: binds a UDP port, makes the answer and starts answering checks.
+    /// - Parameters:
+    ///   - offer: the viewer's offer (recvonly video and/or audio; H.264 packetization-mode 1 and Opus are taken).
+    ///   - id: the resource id.
+    ///   - address: the address to bind (port 0 for any); it is the answer's host candidate.
+    ///   - loop: the event loop of the socket.
+    ///   - certificate: our DTLS certificate (its fingerprint goes into the answer).
+    ///   - sendingSSRCs: our SSRC per kind.
+    ///   - retransmissionSSRCs: our rtx SSRC per kind (used where the offer has rtx).
+    ///   - h264Profiles: the H.264 profiles accepted, preferred first (what the encoder makes first).
+    ///   - configuration: timings and bounds.
+    ///   - onClose: called once with `id` when the session closes (an endpoint forgets it then).
+    /// - Throws: ``WebRTCSessionError``.
+    public init(offer: WebRTCOffer, id: String, bindingTo address: SocketAddress, on loop: EventLoop, certificate: DTLSCertificate,
+                sendingSSRCs: [WebRTCMediaKind: UInt32], retransmissionSSRCs: [WebRTCMediaKind: UInt32] = [:],
+                h264Profiles: [WebRTCAnswerOptions.H264Profile] = [.constrainedBaseline, .high],
+                configuration: Configuration = Configuration(), onClose: @escaping @Sendable (String) -> Void = { _ in })
+        throws(WebRTCSessionError)
+    {
+        let probe = WebRTCAnswerOptions(iceUserFragment: "", icePassword: "", fingerprint: "", candidates: [], sends: true, receives: false,
+                                        h264Profiles: h264Profiles)
+        let choices = offer.choices(probe).filter { WebRTCMediaKind(rawValue: $0.kind) != nil }
+        guard let first = choices.first else { throw .offer(.unrepresentableFormat("no offered section has H.264 (packetization-mode 1) or Opus")) }
+        let section = offer.media[first.index]
+        guard let remoteUfrag = section.iceUserFragment else { throw .missingOfferAttribute("ice-ufrag") }
+        guard let fingerprintText = section.fingerprint else { throw .missingOfferAttribute("fingerprint") }
+        if let setup = section.setup?.lowercased(), setup != "actpass", setup != "active" { throw .setupRole(setup) }
+        let remoteFingerprint: DTLSFingerprint
+        let engine: DTLSEngine
+        do {
+            remoteFingerprint = try DTLSFingerprint(sdp: fingerprintText)
+            engine = try DTLSEngine(role: .server, certificate: certificate, remoteFingerprint: remoteFingerprint)
+        } catch {
+            throw .dtls(error)
+        }
+        let socket: UDPSocket
+        do { socket = try UDPSocket(bindingTo: address, on: loop) } catch { throw .transport(error) }
+        let local = ICECredentials.random()
+        let bound = socket.localAddress
+        let candidate = WebRTCCandidate(foundation: "1", priority: 2_130_706_431, address: bound.host, port: bound.port)
+        var options = probe
+        options.iceUserFragment = local.userFragment
+        options.icePassword = local.password
+        options.fingerprint = certificate.fingerprint.sdpValue
+        options.candidates = [candidate]
+        options.sendingSSRCs = Dictionary(uniqueKeysWithValues: sendingSSRCs.map { ($0.key.rawValue, $0.value) })
+        options.retransmissionSSRCs = Dictionary(uniqueKeysWithValues: retransmissionSSRCs.map { ($0.key.rawValue, $0.value) })
+        options.sessionID = String(UInt32.random(in: 1...UInt32.max))
+        let answer: SessionDescription
+        do { answer = try offer.answer(options) } catch {
+            socket.close()
+            throw .offer(error)
+        }
+        var tracks: [Track] = []
+        for choice in choices where choice.direction.hasPrefix("send") {
+            guard let kind = WebRTCMediaKind(rawValue: choice.kind), let ssrc = sendingSSRCs[kind],
+                  !tracks.contains(where: { $0.kind == kind }) else { continue }
+            let rtx = choice.retransmission.flatMap { codec in retransmissionSSRCs[kind].map { (codec.payloadType, $0) } }
+            tracks.append(Track(kind: kind, payloadType: choice.codec.payloadType, ssrc: ssrc, clockRate: choice.codec.rtpMap.clockRate,
+                                retransmissionPayloadType: rtx?.0, retransmissionSSRC: rtx?.1))
+        }
+        self.id = id
+        self.answer = answer.text
+        self.tracks = tracks
+        self.configuration = configuration
+        self.socket = socket
+        self.onClose = onClose
+        localAddress = bound
+        dtls = Mutex(engine)
+        let now = ContinuousClock.now
+        state = Mutex(State(tracks: tracks.map {
+            TrackState(track: $0, history: RTPSendHistory(capacity: configuration.historyCapacity,
+                                                          maximumPacketSize: configuration.maximumPacketSize + 64))
+        }, lastConsent: now, lastReport: now))
+        ticker = Mutex(nil)
+        (events, eventSink) = AsyncStream.makeStream(of: WebRTCPeerSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let reference = SessionReference()
+        agent = ICELiteAgent(socket: socket, local: local, remoteUserFragment: remoteUfrag) { kind, bytes, _ in
+            reference.session?.receive(kind, bytes)
+        }
+        reference.session = self
+        agent.start()
+        let start = now
+        ticker.withLock { $0 = Task { [weak self] in await self?.tick(since: start) } }
+    }
+
+    /// Whether the session is connected: DTLS completed and the SRTP contexts exist.
+    public var isConnected: Bool { state.withLock { $0.outbound != nil && !$0.isClosed } }
+
+    /// Whether the session has closed.
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// A snapshot of the counters.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// The ICE agent's counters (checks answered and refused, dropped datagrams).
+    public var iceStatistics: ICELiteAgent.Statistics { agent.statistics }
+
+    /// The track of a kind, if its section was accepted.
+    /// - Parameter kind: video or audio.
+    /// - Returns: the track.
+    public func track(_ kind: WebRTCMediaKind) -> Track? { tracks.first { $0.kind == kind } }
+
+    /// Sends one frame's RTP packets on the track of `kind`: each rewritten to the track's payload type and SSRC
+    /// (marker, sequence number and timestamp kept), kept in the history, protected and sent to the nominated address.
+    /// Nothing is sent before the session is connected, and no video before a key frame.
+    /// - Parameters:
+    ///   - packets: the frame's RTP packets, in order.
+    ///   - kind: their track.
+    ///   - isKeyFrame: whether the frame is a key frame (video starts at one).
+    /// - Returns: whether the frame was sent.
+    @discardableResult
+    public func send(_ packets: [[UInt8]], kind: WebRTCMediaKind, isKeyFrame: Bool) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.isClosed, let outbound = state.outbound,
+                  let index = state.tracks.firstIndex(where: { $0.track.kind == kind }) else { return false }
+            if kind == .video, !state.videoStarted {
+                guard isKeyFrame else {
+                    state.statistics.framesWithheld += 1
+                    return false
+                }
+                state.videoStarted = true
+            }
+            let track = state.tracks[index].track
+            for packet in packets where packet.count >= 12 {
+                state.buffer.removeAll(keepingCapacity: true)
+                state.buffer.append(contentsOf: packet)
+                state.buffer[1] = (packet[1] & 0x80) | (track.payloadType & 0x7F)
+                Self.store(track.ssrc, in: &state.buffer, at: 8)
+                state.buffer.withUnsafeBytes { state.tracks[index].history.record($0) }
+                state.tracks[index].packetCount &+= 1
+                state.tracks[index].octetCount &+= UInt32(truncatingIfNeeded: packet.count - 12)
+                state.tracks[index].lastTimestamp = UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7])
+                state.tracks[index].lastSent = .now
+                transmitRTP(&state.buffer, with: outbound, statistics: &state.statistics)
+            }
+            return true
+        }
+    }
+
+    /// Ends the session: no more media; the socket closes; ``events`` reports ``WebRTCPeerSessionCloseReason/closedByOwner``.
+    public func close() { close(.closedByOwner) }
+
+    // MARK: - Receiving
+
+    /// A DTLS record or an SRTP/SRTCP packet from the checked address (the ICE agent's task).
+    private func receive(_ kind: MultiplexedPacketKind, _ bytes: [UInt8]) {
+        switch kind {
+        case .dtls: receiveDTLS(bytes)
+        case .rtp: receiveControl(bytes)
+        default: return
+        }
+    }
+
+    private func receiveDTLS(_ bytes: [UInt8]) {
+        let outcome = dtls.withLock { engine -> Result<([DTLSEvent], [[UInt8]]), DTLSError> in
+            do throws(DTLSError) {
+                let events = try engine.feed(bytes)
+                return .success((events, engine.takeOutgoingDatagrams()))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case let .failure(error):
+            flushDTLS()
+            close(.dtlsFailed("\(error)"))
+        case let .success((events, datagrams)):
+            for datagram in datagrams { _ = try? agent.send(datagram) }
+            for event in events {
+                switch event {
+                case let .handshakeComplete(keys): connect(keys)
+                case .closed: close(.peerLeft)
+                case .applicationData: continue  // data channels are not offered by a WHEP viewer we answer
+                }
+            }
+        }
+    }
+
+    private func flushDTLS() {
+        let datagrams = dtls.withLock { $0.takeOutgoingDatagrams() }
+        for datagram in datagrams { _ = try? agent.send(datagram) }
+    }
+
+    private func connect(_ keys: DTLSSRTPKeys) {
+        let contexts: (SRTPContext, SRTPContext)
+        do {
+            contexts = (try SRTPContext(material: keys.local), try SRTPContext(material: keys.remote))
+        } catch {
+            close(.dtlsFailed("SRTP: \(error)"))
+            return
+        }
+        state.withLock { state in
+            state.outbound = contexts.0
+            state.inbound = contexts.1
+        }
+        if let address = agent.nominatedAddress ?? agent.verifiedAddresses.first {
+            eventSink.yield(.connected(address, profile: keys.profile))
+        }
+    }
+
+    /// An SRTCP packet (RFC 5761 §4: payload type 64–95 after the marker bit, i.e. packet types 192–223) from the
+    /// viewer; SRTP from a viewer that should send none is dropped.
+    private func receiveControl(_ bytes: [UInt8]) {
+        guard bytes.count >= 8, (192...223).contains(bytes[1]) else { return }
+        var packet = bytes
+        let inbound = state.withLock { $0.inbound }
+        guard let inbound else { return }
+        let requests: RTCPFeedbackRequests
+        do {
+            try inbound.unprotectRTCP(&packet)
+            requests = try RTCPFeedbackRequests(parsing: ByteView(packet))
+        } catch {
+            state.withLock { $0.statistics.malformedControlPackets += 1 }
+            return
+        }
+        var compound: RTCPCompoundPacket?
+        if requests.isEmpty { compound = try? RTCPCompoundPacket(parsing: packet) }
+        if let compound, compound.packets.contains(where: { if case .goodbye = $0 { return true } else { return false } }) {
+            close(.peerLeft)
+            return
+        }
+        for track in tracks where requests.keyFrameSSRCs.contains(track.ssrc) {
+            state.withLock { $0.statistics.keyFrameRequests += 1 }
+            eventSink.yield(.keyFrameRequested(track.kind, fullIntraRequest: requests.fullIntraRequests[track.ssrc] != nil))
+        }
+        for track in tracks {
+            guard let numbers = requests.lostSequenceNumbers[track.ssrc], !numbers.isEmpty else { continue }
+            let (sent, missing) = retransmit(numbers, kind: track.kind)
+            eventSink.yield(.retransmitted(sent: sent, missing: missing))
+        }
+    }
+
+    /// Sends the NACKed packets again from the history: RFC 4588 packets where rtx was negotiated, else as they were.
+    private func retransmit(_ numbers: [UInt16], kind: WebRTCMediaKind) -> (sent: Int, missing: Int) {
+        state.withLock { state -> (Int, Int) in
+            guard !state.isClosed, let outbound = state.outbound,
+                  let index = state.tracks.firstIndex(where: { $0.track.kind == kind }) else { return (0, numbers.count) }
+            state.statistics.packetsNACKed += numbers.count
+            var sent = 0
+            for number in numbers {
+                guard let original = state.tracks[index].history.packet(number) else { continue }
+                let track = state.tracks[index].track
+                var packet: [UInt8]
+                if let payloadType = track.retransmissionPayloadType, let ssrc = track.retransmissionSSRC {
+                    let sequence = state.tracks[index].nextRetransmissionSequence
+                    guard let repair = RTPRetransmission.packet(repairing: original, payloadType: payloadType, ssrc: ssrc,
+                                                                sequenceNumber: sequence) else { continue }
+                    state.tracks[index].nextRetransmissionSequence &+= 1
+                    packet = repair
+                } else {
+                    packet = original
+                }
+                transmitRTP(&packet, with: outbound, statistics: &state.statistics)
+                sent += 1
+            }
+            state.statistics.packetsRetransmitted += sent
+            return (sent, numbers.count - sent)
+        }
+    }
+
+    // MARK: - Sending
+
+    private func transmitRTP(_ packet: inout [UInt8], with context: SRTPContext, statistics: inout Statistics) {
+        do {
+            try context.protectRTP(&packet)
+            if try agent.send(packet) {
+                statistics.packetsSent += 1
+                statistics.bytesSent += packet.count
+            } else {
+                statistics.packetsDropped += 1
+            }
+        } catch {
+            statistics.packetsDropped += 1
+        }
+    }
+
+    private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
+        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
+        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
+    }
+
+    /// A sender report and SDES CNAME (RFC 3550 §6.4.1, §6.5.1) for each track that has sent: the NTP time now, and
+    /// the RTP time of now on the track's clock, extrapolated from its last packet.
+    private func sendReports() {
+        let milliseconds = RealTimeClock.millisecondsSinceEpoch()
+        let ntp = NTPTimestamp(unixSeconds: UInt64(max(0, milliseconds / 1000)), nanoseconds: UInt32(max(0, milliseconds % 1000)) * 1_000_000)
+        state.withLock { state in
+            guard !state.isClosed, let outbound = state.outbound else { return }
+            for track in state.tracks {
+                guard let timestamp = track.lastTimestamp, let sent = track.lastSent else { continue }
+                let elapsed = ContinuousClock.now - sent
+                let ticks = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * Double(track.track.clockRate)
+                let report = RTCPSenderReport(ssrc: track.track.ssrc, ntpTimestamp: ntp, rtpTimestamp: timestamp &+ UInt32(truncatingIfNeeded: Int(ticks)),
+                                              packetCount: track.packetCount, octetCount: track.octetCount)
+                let compound = RTCPCompoundPacket([.senderReport(report),
+                                                   .sourceDescription(RTCPSourceDescription(ssrc: track.track.ssrc, canonicalName: "streamkit"))])
+                guard var bytes = try? compound.serialized() else { continue }
+                do {
+                    try outbound.protectRTCP(&bytes)
+                    if try agent.send(bytes) { state.statistics.senderReports += 1 }
+                } catch {
+                    continue
+                }
+            }
+        }
+    }
+
+    // MARK: - Timers
+
+    /// Every 50 ms: DTLS retransmission, the handshake deadline, ICE consent, sender reports.
+    private func tick(since start: ContinuousClock.Instant) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(50))
+            guard !isClosed else { return }
+            let now = ContinuousClock.now
+            let retry = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
+                guard !engine.isHandshakeComplete, let remaining = engine.retransmissionTimeout, remaining <= .milliseconds(50) else {
+                    return .success([])
+                }
+                do throws(DTLSError) {
+                    try engine.handleTimeout()
+                    return .success(engine.takeOutgoingDatagrams())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch retry {
+            case let .success(datagrams): for datagram in datagrams { _ = try? agent.send(datagram) }
+            case let .failure(error):
+                close(.dtlsFailed("\(error)"))
+                return
+            }
+            let checks = agent.statistics.checksAnswered
+            let (connected, consentAge, reportDue) = state.withLock { state -> (Bool, Duration, Bool) in
+                if checks != state.checksSeen {
+                    state.checksSeen = checks
+                    state.lastConsent = now
+                }
+                let due = now - state.lastReport >= configuration.senderReportInterval
+                if due { state.lastReport = now }
+                return (state.outbound != nil, now - state.lastConsent, due)
+            }
+            if !connected, now - start > configuration.handshakeTimeout {
+                close(.handshakeTimedOut)
+                return
+            }
+            if consentAge > configuration.consentTimeout {
+                close(.consentExpired)
+                return
+            }
+            if connected, reportDue { sendReports() }
+        }
+    }
+
+    private func close(_ reason: WebRTCPeerSessionCloseReason) {
+        let first = state.withLock { state -> Bool in
+            defer { state.isClosed = true }
+            return !state.isClosed
+        }
+        guard first else { return }
+        agent.stop()
+        socket.close()
+        let task = ticker.withLock { task -> Task<Void, Never>? in
+            defer { task = nil }
+            return task
+        }
+        task?.cancel()
+        eventSink.yield(.closed(reason))
+        eventSink.finish()
+        onClose(id)
+    }
+}
+
+/// The session the ICE agent's handler calls, set once before the agent starts.
+private final class SessionReference: @unchecked Sendable {
+    weak var session: WebRTCPeerSession?
+}
