@@ -26,6 +26,19 @@ struct SRTAdaptationProofTests {
         return (0...max(0, last)).map { (seconds[$0] ?? 0) / 1000 }
     }
 
+    /// The pipeline's events with the seconds since now at which each came, gathered until the pipeline ends.
+    static func timedEvents(of pipeline: LivePipeline) -> Task<[(at: Double, event: LiveEvent)], Never> {
+        let start = ContinuousClock.now
+        return Task {
+            var all: [(at: Double, event: LiveEvent)] = []
+            for await event in pipeline.events {
+                let elapsed = ContinuousClock.now - start
+                all.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, event))
+            }
+            return all
+        }
+    }
+
     @Test("a link narrowed to 480 kbit/s takes a 1.2 Mbit/s stream below it within seconds; widened, the rate climbs again",
           .enabled(if: LiveTestSupport.encodesInRealTime, LiveTestSupport.realTimeSkip), .timeLimit(.minutes(2)))
     func followsTheBottleneck() async throws {
@@ -45,15 +58,7 @@ struct SRTAdaptationProofTests {
         configuration.minimumBitRate = 150_000
         let pipeline = LivePipeline(video: try NoiseCamera(width: 320, height: 180), audio: nil, configuration: configuration)
         pipeline.add(try SRTDestination(url: "srt://127.0.0.1:\(relayPort)?latency=400000"))
-        let start = ContinuousClock.now
-        let events = Task { () -> [(at: Double, event: LiveEvent)] in
-            var all: [(Double, LiveEvent)] = []
-            for await event in pipeline.events {
-                let elapsed = ContinuousClock.now - start
-                all.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, event))
-            }
-            return all
-        }
+        let events = Self.timedEvents(of: pipeline)
         // 480 kbit/s from 3 s to 10 s, then no cap until the end at 16 s.
         let schedule = Task {
             try await Task.sleep(for: .seconds(3))
@@ -96,15 +101,7 @@ struct SRTAdaptationProofTests {
         let configuration = LiveConfiguration(video: LiveTestSupport.video(width: 320, height: 180, bitRate: 600_000))
         let pipeline = LivePipeline(video: try NoiseCamera(width: 320, height: 180), audio: nil, configuration: configuration)
         pipeline.add(try SRTDestination(url: "srt://127.0.0.1:\(port)?mode=listener"))
-        let start = ContinuousClock.now
-        let events = Task { () -> [(at: Double, event: LiveEvent)] in
-            var all: [(Double, LiveEvent)] = []
-            for await event in pipeline.events {
-                let elapsed = ContinuousClock.now - start
-                all.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, event))
-            }
-            return all
-        }
+        let events = Self.timedEvents(of: pipeline)
         let running = Task { try await pipeline.run() }
         try #require(await Readiness.waitForUDP(port: port, seconds: 15))
         let pullers = try ["kept", "vanishing"].map { name in
