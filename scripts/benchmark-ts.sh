@@ -2,7 +2,7 @@
 # MPEG-TS and SRT against their floors and peers, on the same input in one run:
 #   1. `streamkit-benchmark ts FILE`: demuxing a 1080p H.264 + AAC recording into frames (TSMediaReader) and muxing
 #      them again (TSWriter), each against a memcpy of the same bytes (best CPU time of several rounds);
-#   2. the CPU of an SRT publish of a TS file in real time: `streamkit publish FILE srt://…` against
+#   2. the CPU of an SRT publish of a TS file in real time: `streamkit publish FILE --re srt://…` against
 #      `ffmpeg -re -i FILE -c copy -f mpegts srt://…`, each to an ffmpeg listener on loopback (user + system seconds and
 #      peak RSS from /usr/bin/time, the ratio printed).
 #   scripts/benchmark-ts.sh [SIZE_MB] [PUBLISH_SECONDS]      (defaults 200 and 20)
@@ -40,7 +40,7 @@ publish() {  # $1: label; the rest: the sender's command (its URL ends in :$port
     wait "$listener" || true
     awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "$work/time-$label.txt"
 }
-read -r ours_cpu ours_kb < <(publish streamkit "$bin/streamkit" publish "$live" "srt://127.0.0.1:$port?latency=120000")
+read -r ours_cpu ours_kb < <(publish streamkit "$bin/streamkit" publish "$live" --re "srt://127.0.0.1:$port?latency=120000")
 port=$(( port + 1 ))
 read -r ff_cpu ff_kb < <(publish ffmpeg ffmpeg -v error -re -i "$live" -c copy -f mpegts "srt://127.0.0.1:$port?latency=120000&pkt_size=1316")
 for label in streamkit ffmpeg; do
