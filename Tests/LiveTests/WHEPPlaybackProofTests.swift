@@ -55,8 +55,7 @@ struct WHEPPlaybackProofTests {
     }
 
     @Test("Chromium POSTs its offer from another origin, plays the stream (getStats: frames decoded, the picture's size), and DELETEs its resource",
-          .enabled(if: ExternalTool.isRunnable("chromium") && LiveTestSupport.encodesInRealTime),
-          .disabled("Chromium 156 sends no ICE check to the answer's 127.0.0.1 host candidate (0 datagrams reach the session's port, ICE never connects); aiortc plays"))
+          .enabled(if: ExternalTool.isRunnable("chromium") && LiveTestSupport.encodesInRealTime))
     func chromiumPlays() async throws {
         let running = try Self.start(seconds: 40)
         let pages = try HTTPServer(configuration: HTTPServerConfiguration(address: .loopback(.ipv4, port: 0)), on: running.loop)
@@ -114,8 +113,12 @@ struct WHEPPlaybackProofTests {
             return last
         }
         let directory = try ExternalTool.temporaryDirectory()
+        // In a namespace with loopback alone, Chromium runs ICE only once the page holds media permission: without
+        // `--use-fake-ui-for-media-stream` (which grants it) its ICE stays "new" and no check reaches any peer (aiortc's
+        // answer the same as ours); with it, ICE connects over 127.0.0.1.
         let output = try await ExternalTool.run("timeout", ["-k", "5", "60", "chromium", "--headless=new", "--no-sandbox", "--disable-gpu",
-                                                            "--allow-loopback-in-peer-connection", "--user-data-dir=\(directory.path)/profile",
+                                                            "--allow-loopback-in-peer-connection", "--use-fake-ui-for-media-stream",
+                                                            "--user-data-dir=\(directory.path)/profile",
                                                             "--dump-dom", "http://127.0.0.1:\(pages.localAddress.port)/page"])
         let viewers = running.whep.viewers.count
         watcher.cancel()
