@@ -1,4 +1,5 @@
 import MediaCore
+import POSIX
 
 /// A camera that needs no hardware: a moving test pattern (scrolling colour bars and grey ramp, a bouncing
 /// box) with the frame number and the pts burnt in, NV12 by default like an iPhone camera.
@@ -30,6 +31,8 @@ public actor SyntheticCamera: VideoSource, PacedSource {
     /// The stream ends before frame number `frameLimit` (frames dropped in real time count too), or never
     /// when `nil`.
     public nonisolated let frameLimit: Int?
+    /// Whether each delivered frame carries its wall-clock delivery time as a ``CaptureTimecode``.
+    public nonisolated let stampsCaptureTime: Bool
 
     /// The nominal frame rate in frames per second.
     public nonisolated var frameRate: Double { Double(frameDuration.timescale) / Double(frameDuration.value) }
@@ -55,14 +58,17 @@ public actor SyntheticCamera: VideoSource, PacedSource {
     ///   - range: video (default) or full levels.
     ///   - realTime: pace frames in real time (default) or deliver them as fast as they are pulled.
     ///   - frameLimit: end the stream before this frame number (`nil`: never); at least 0.
+    ///   - stampsCaptureTime: burn the wall-clock time of each delivered frame into it (``CaptureTimecode``), to
+    ///     measure glass-to-glass latency; off by default, so that a frame's picture depends on its number alone.
     /// - Throws: ``CaptureError/invalidConfiguration(parameter:reason:)`` naming the parameter out of range.
     public init(width: Int = 640, height: Int = 480, frameRate: Int = 30, format: PixelFormat = .nv12,
-                range: ColorRange = .video, realTime: Bool = true, frameLimit: Int? = nil) throws(CaptureError) {
+                range: ColorRange = .video, realTime: Bool = true, frameLimit: Int? = nil,
+                stampsCaptureTime: Bool = false) throws(CaptureError) {
         guard (1...1000).contains(frameRate) else {
             throw .invalidConfiguration(parameter: "frameRate", reason: "is \(frameRate); allowed 1…1000 frames per second")
         }
         try self.init(width: width, height: height, frameDuration: MediaTime(value: 1, timescale: Int32(frameRate)),
-                      format: format, range: range, realTime: realTime, frameLimit: frameLimit)
+                      format: format, range: range, realTime: realTime, frameLimit: frameLimit, stampsCaptureTime: stampsCaptureTime)
     }
 
     /// Creates a camera with any rational frame period, for example `MediaTime(value: 1001, timescale: 30000)`
@@ -75,9 +81,11 @@ public actor SyntheticCamera: VideoSource, PacedSource {
     ///   - range: video or full levels.
     ///   - realTime: pace frames in real time or deliver them as fast as they are pulled.
     ///   - frameLimit: end the stream before this frame number (`nil`: never); at least 0.
+    ///   - stampsCaptureTime: burn the wall-clock time of each delivered frame into it (``CaptureTimecode``).
     /// - Throws: ``CaptureError/invalidConfiguration(parameter:reason:)`` naming the parameter out of range.
     public init(width: Int, height: Int, frameDuration: MediaTime, format: PixelFormat = .nv12,
-                range: ColorRange = .video, realTime: Bool = true, frameLimit: Int? = nil) throws(CaptureError) {
+                range: ColorRange = .video, realTime: Bool = true, frameLimit: Int? = nil,
+                stampsCaptureTime: Bool = false) throws(CaptureError) {
         guard (1...16384).contains(width) else {
             throw .invalidConfiguration(parameter: "width", reason: "is \(width); allowed 1…16384")
         }
@@ -100,6 +108,7 @@ public actor SyntheticCamera: VideoSource, PacedSource {
         self.frameDuration = frameDuration
         self.isRealTime = realTime
         self.frameLimit = frameLimit
+        self.stampsCaptureTime = stampsCaptureTime
         self.pattern = TestPattern(width: width, height: height, format: format, range: range)
         self.name = "synthetic camera \(width)x\(height)@\(Self.rateText(frameDuration))"
     }
@@ -129,7 +138,8 @@ public actor SyntheticCamera: VideoSource, PacedSource {
     }
 
     /// Waits for the next frame: in real time, the frame due now (counting any missed ones as dropped) or the
-    /// next one to fall due; otherwise the next frame at once.
+    /// next one to fall due; otherwise the next frame at once. With ``stampsCaptureTime``, the frame carries the
+    /// wall-clock time it is handed out at.
     /// - Returns: the frame, or `nil` once the frame limit is reached, after ``stop()``, or on cancellation.
     /// - Throws: never; the signature matches ``VideoSource``.
     public func nextFrame() async throws(CaptureError) -> CapturedFrame? {
@@ -157,7 +167,10 @@ public actor SyntheticCamera: VideoSource, PacedSource {
             nextIndex = index + 1
         }
         deliveredFrameCount += 1
-        return frame(at: index)
+        guard stampsCaptureTime else { return frame(at: index) }
+        var frame = frame(at: index)
+        CaptureTimecode(milliseconds: UInt64(max(0, RealTimeClock.millisecondsSinceEpoch()))).stamp(into: &frame.pixelBuffer)
+        return frame
     }
 
     /// Ends the stream: a pending ``nextFrame()`` returns `nil` within about 20 ms, and so do later calls.

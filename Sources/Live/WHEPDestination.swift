@@ -27,6 +27,7 @@ public final class WHEPDestination: LiveDestination {
         var audio: RTPMediaStream?
         var lastKeyFrameRequest: ContinuousClock.Instant?
         var isFinished = false
+        var omittedAudio: CodecType?
     }
 
     /// The endpoint on the server.
@@ -93,17 +94,20 @@ public final class WHEPDestination: LiveDestination {
     /// The viewers' sessions open now.
     public var viewers: [WebRTCPeerSession] { endpoint.sessions }
 
-    /// Makes the packetizers: H.264 at payload type 96 (each session rewrites it), Opus at 111.
+    /// The audio codec the stream has and WebRTC does not carry (AAC), which the viewers do not get: as MediaMTX
+    /// does, they get the video alone. `nil` when the audio is Opus, or there is none.
+    public var omittedAudioCodec: CodecType? { state.withLock { $0.omittedAudio } }
+
+    /// Makes the packetizers: H.264 at payload type 96 (each session rewrites it), Opus at 111. Audio other than
+    /// Opus is left out (``omittedAudioCodec``): viewers then get the video alone.
     /// - Parameter stream: the formats.
-    /// - Throws: ``LiveDestinationError/refused(destination:reason:)`` for video other than H.264 or audio other than
-    ///   Opus (WebRTC carries neither HEVC nor AAC here); ``RTPPacketizerError`` for a packet size too small.
+    /// - Throws: ``LiveDestinationError/refused(destination:reason:)`` for video other than H.264 (WebRTC carries no
+    ///   HEVC here); ``RTPPacketizerError`` for a packet size too small.
     public func open(_ stream: LiveStreamDescription) async throws {
         if let video = stream.video, video.codec != .h264 {
             throw LiveDestinationError.refused(destination: name, reason: "WebRTC playback carries H.264 video, not \(video.codec)")
         }
-        if let audio = stream.audio, audio.codec != .opus {
-            throw LiveDestinationError.refused(destination: name, reason: "WebRTC playback carries Opus audio, not \(audio.codec)")
-        }
+        let audioFormat = stream.audio?.codec == .opus ? stream.audio : nil
         let milliseconds = RealTimeClock.millisecondsSinceEpoch()
         let reference = NTPTimestamp(unixSeconds: UInt64(max(0, milliseconds / 1000)), nanoseconds: UInt32(milliseconds % 1000) * 1_000_000)
         let size = maximumPacketSize
@@ -112,13 +116,14 @@ public final class WHEPDestination: LiveDestination {
             try RTPMediaStream(video: format, maximumPacketSize: size, state: Self.senderState(payloadType: 96, ssrc: videoSSRC),
                                referenceTime: reference)
         }
-        let audio = try stream.audio.map { (format) throws(RTPPacketizerError) in
+        let audio = try audioFormat.map { (format) throws(RTPPacketizerError) in
             try RTPMediaStream(audio: format, maximumPacketSize: size, state: Self.senderState(payloadType: 111, ssrc: audioSSRC),
                                referenceTime: reference)
         }
         state.withLock { state in
             state.video = video
             state.audio = audio
+            state.omittedAudio = audioFormat == nil ? stream.audio?.codec : nil
         }
     }
 

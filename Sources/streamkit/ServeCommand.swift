@@ -6,7 +6,8 @@ import Transport
 
 /// `streamkit serve [INPUT]`: an RTSP server (as an IP camera is) fed by one shared encoder — every client
 /// that plays `rtsp://HOST:PORT/PATH` gets the same packets, over UDP or interleaved TCP; HLS players with `--http-port`
-/// (`http://HOST:N/PATH/index.m3u8`, from memory, on a server other HTTP endpoints can share); RTMP players too with
+/// (`http://HOST:N/PATH/index.m3u8`, from memory) and WebRTC players (WHEP at `http://HOST:N/PATH/whep`) on the same
+/// HTTP port; RTMP players too with
 /// `--rtmp-port`, and a recording with `--record`. INPUT defaults to the camera with the microphone; a file input
 /// loops. `--user`/`--password` demand Digest authentication.
 struct ServeCommand {
@@ -28,7 +29,7 @@ struct ServeCommand {
     static let srtPort = OptionSpec("--srt-port", value: "N", help: "also serve SRT pullers on this port: srt://HOST:N (MPEG-TS; --traits SRT)",
                                     parse: OptionValueParsers.wholeNumber(in: 1...65_535))
     /// `--http-port N`.
-    static let httpPort = OptionSpec("--http-port", value: "N", help: "also serve HLS over HTTP on this port: http://HOST:N/PATH/index.m3u8",
+    static let httpPort = OptionSpec("--http-port", value: "N", help: "also serve HLS and WHEP over HTTP on this port: http://HOST:N/PATH/index.m3u8, /PATH/whep",
                                      parse: OptionValueParsers.wholeNumber(in: 1...65_535))
     /// `--segment-format fmp4|ts`.
     static let segmentFormat = OptionSpec("--segment-format", value: "fmp4|ts",
@@ -57,7 +58,7 @@ struct ServeCommand {
 
     /// The command's arguments and options.
     static let table = OptionTable(
-        command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP, SRT and HLS players and a recording",
+        command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP, SRT, HLS and WebRTC (WHEP) players and a recording",
         positionals: [input],
         options: [
             port, path, address, rtmpPort, srtPort, httpPort, segmentFormat, segmentDuration, playlistSize, record, publish, user, password,
@@ -133,6 +134,7 @@ struct ServeCommand {
     func run() async -> Int32 {
         var servers: [RTMPServerDestination] = []
         var httpService: LiveHTTPService?
+        var whepDestination: WHEPDestination?
         defer {
             for server in servers { server.stop() }
             httpService?.stop()
@@ -166,6 +168,14 @@ struct ServeCommand {
                 let hls = try HLSHTTPDestination(server: service.server, path: streamPath, options: hlsOptions)
                 pipeline.add(hls)
                 printError("serving \(hls.url)")
+                do {
+                    let whep = try WHEPDestination(server: service.server, path: streamPath)
+                    pipeline.add(whep)
+                    whepDestination = whep
+                    printError("serving WebRTC players: POST an offer to \(whep.name.dropFirst("whep ".count)) (WHEP)")
+                } catch .unavailable {
+                    printError("no WHEP: WebRTC needs DTLS, from a build with --traits OpenSSL")
+                }
             }
             if let publishURL {
                 pipeline.add(try LiveDestinations.destination(for: publishURL))
@@ -176,6 +186,9 @@ struct ServeCommand {
                 printError("recording to \(recordPath)")
             }
             let report = try await launch.run(pipeline, label: "serve")
+            if let codec = whepDestination?.omittedAudioCodec {
+                printError("WHEP viewers got the video alone: WebRTC carries Opus audio, not \(codec)")
+            }
             printError("served \(rtsp.url): \(rtsp.server.statistics)")
             for destination in report.destinations {
                 if let failure = destination.failure { printError("\(destination.name) failed: \(failure)") }

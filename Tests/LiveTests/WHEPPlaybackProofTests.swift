@@ -35,7 +35,7 @@ struct WHEPPlaybackProofTests {
         }
     }
 
-    static func start(seconds: Double) throws -> Running {
+    static func start(seconds: Double, stampsCaptureTime: Bool = false) throws -> Running {
         let loop = try EventLoop()
         let server = try HTTPServer(configuration: HTTPServerConfiguration(address: .loopback(.ipv4, port: 0)), on: loop)
         let whep = try WHEPDestination(server: server, path: "live")
@@ -46,7 +46,8 @@ struct WHEPPlaybackProofTests {
         var configuration = LiveConfiguration(video: video)
         configuration.durationLimit = seconds
         configuration.minimumForcedKeyFrameSpacing = 1
-        let pipeline = LivePipeline(video: try SyntheticCamera(width: width, height: height, frameRate: 30), audio: nil,
+        let camera = try SyntheticCamera(width: width, height: height, frameRate: 30, stampsCaptureTime: stampsCaptureTime)
+        let pipeline = LivePipeline(video: camera, audio: nil,
                                     configuration: configuration)
         pipeline.add(whep)
         let events = LiveTestSupport.collect(pipeline.events)
@@ -133,6 +134,28 @@ struct WHEPPlaybackProofTests {
         #expect(fields["delete"] == "200", "\(text)")
         #expect(viewers == 0, "the DELETE ended the session")
         #expect(pipelineReport.destinations.first?.failure == nil, "\(pipelineReport.destinations)")
+    }
+
+    @Test("Glass to glass: Chromium shows each picture at most 150 ms after the camera made it (its capture time, burnt into the picture, read back from the decoded frame)",
+          .enabled(if: BrowserPlayback.isRunnable && LiveTestSupport.encodesInRealTime))
+    func chromiumLatency() async throws {
+        let running = try Self.start(seconds: 40, stampsCaptureTime: true)
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = running.url
+        // The browser run blocks its thread for seconds: off the cooperative pool, which the pipeline needs.
+        let played = await withCheckedContinuation { (done: CheckedContinuation<Result<BrowserPlayback.Result, any Error>, Never>) in
+            Thread.detachNewThread {
+                done.resume(returning: Result { try BrowserPlayback.play(.whep(url: url, frames: 150), in: directory, timeout: 40) })
+            }
+        }
+        _ = try await running.stop()
+        let report = try played.get().report
+        print("WHEP Chromium glass-to-glass: \(report)")
+        #expect(report.done, "\(report)")
+        #expect((report.timecodes ?? 0) >= 100, "capture times read back from the decoded frames: \(report)")
+        #expect((report.latencyMedian ?? .infinity) <= 150, "\(report)")
+        #expect((report.latencyMin ?? -1) >= 0, "a picture cannot be shown before it is made: \(report)")
     }
 
     /// aiortc as a WHEP player: it posts a recvonly offer (video and audio), decodes what arrives, and after

@@ -3,7 +3,8 @@ import Foundation
 /// Plays media in headless Chromium (Debian's `chromium`) and reports what the browser decoded: the
 /// oracle that a browser plays our MP4 files (a `<video>` element) and our HLS fMP4 segments (Media
 /// Source Extensions, appending the `EXT-X-MAP` init segment and every media segment of the playlist in
-/// order, as hls.js does).
+/// order, as hls.js does), and a live WebRTC stream through WHEP (RFC 9725: an `RTCPeerConnection` posts its
+/// recvonly offer; frames decoded and the picture's size from `getStats`).
 ///
 /// The media folder is served by a small loopback HTTP server (`python3`, a port in 24000–24999) that
 /// holds one request of the page (an `<img>` of `/hold`) until the page has posted its report, so
@@ -38,12 +39,33 @@ public enum BrowserPlayback {
         public var buffered: [[Double]]?
         /// The codecs string the source buffer was created with (MSE only).
         public var codecs: String?
+        /// The ICE connection state at the end (WHEP only).
+        public var iceState: String?
+        /// The audio RTP packets received (WHEP only: the audio `inbound-rtp`'s `packetsReceived`).
+        public var audioPackets: Int?
+        /// The status of the DELETE that ended the WHEP session (WHEP only).
+        public var deleteStatus: Int?
+        /// The frames whose capture time could be read back (WHEP only: pictures of a camera that stamps a
+        /// `CaptureTimecode`, read from each frame drawn onto a canvas in `requestVideoFrameCallback`).
+        public var timecodes: Int?
+        /// Glass-to-glass latency in ms over those frames — the frame's expected display time on the browser's
+        /// clock minus the capture time stamped into it (one machine, one clock): the median, the 95th
+        /// percentile and the largest.
+        public var latencyMedian: Double?
+        /// The 95th percentile of the latency in ms.
+        public var latencyP95: Double?
+        /// The largest latency in ms.
+        public var latencyMax: Double?
+        /// The smallest latency in ms (below zero only if the clocks or the reading were wrong).
+        public var latencyMin: Double?
 
         /// The report as JSON-like text, for failure messages.
         public var description: String {
             "done=\(done) frames=\(totalVideoFrames.map(String.init) ?? "-") dropped=\(droppedVideoFrames.map(String.init) ?? "-") "
                 + "duration=\(duration.map { "\($0)" } ?? "-") size=\(width ?? 0)x\(height ?? 0) segments=\(segments ?? 0) "
-                + "buffered=\(buffered ?? []) errors=\(errors)"
+                + "buffered=\(buffered ?? []) ice=\(iceState ?? "-") audioPackets=\(audioPackets.map(String.init) ?? "-") "
+                + "delete=\(deleteStatus.map(String.init) ?? "-") timecodes=\(timecodes.map(String.init) ?? "-") "
+                + "latency ms min/median/p95/max=\(latencyMin ?? -1)/\(latencyMedian ?? -1)/\(latencyP95 ?? -1)/\(latencyMax ?? -1) errors=\(errors)"
         }
     }
 
@@ -64,6 +86,11 @@ public enum BrowserPlayback {
         /// `codecs` is the source buffer's codecs string for a media playlist; `nil` reads them from
         /// the init segment's `avcC` and `esds`, as hls.js does.
         case hls(playlist: String, codecs: String?)
+        /// A live stream from a WHEP endpoint (an absolute `http://` URL: the page is of another origin, so CORS
+        /// applies): recvonly video and audio, played until `frames` pictures are decoded (or 20 s pass), then
+        /// the session is DELETEd. Inside a network namespace with loopback alone, Chromium runs ICE only
+        /// with media permission, which the run grants (`--use-fake-ui-for-media-stream`).
+        case whep(url: String, frames: Int)
     }
 
     /// The Chromium binary on `PATH`.
@@ -90,9 +117,13 @@ public enum BrowserPlayback {
         switch media {
         case let .mp4(name): query = "mp4=\(escaped(name))"
         case let .hls(playlist, codecs): query = "playlist=\(escaped(playlist))" + (codecs.map { "&codecs=\(escaped($0))" } ?? "")
+        case let .whep(url, frames): query = "whep=\(escaped(url))&frames=\(frames)"
         }
+        var webRTC: [String] = []
+        if case .whep = media { webRTC = ["--allow-loopback-in-peer-connection", "--use-fake-ui-for-media-stream"] }
         let report = try withServer(folder: folder, timeout: timeout) { port in
-            let output = try runChromium(["--dump-dom", "http://127.0.0.1:\(port)/_player.html?\(query)"], folder: folder, timeout: timeout)
+            let output = try runChromium(webRTC + ["--dump-dom", "http://127.0.0.1:\(port)/_player.html?\(query)"], folder: folder,
+                                         timeout: timeout)
             return try parseReport(fromDOM: output.text, stderr: output.standardError)
         }
         var screenshot: URL?
@@ -315,8 +346,82 @@ public enum BrowserPlayback {
       await playToEnd();
       return quality({ segments: segments.length, buffered, codecs });
     }
+    // The capture time a camera burnt into the picture (Capture's CaptureTimecode): 2 rows of 24 blocks at the
+    // bottom — the mark 1011, 40 bits of ms since 1970 modulo 2^40, a check nibble (the sum of the 10 nibbles).
+    const latencies = [], canvas = document.createElement('canvas');
+    function readTimecode() {
+      const w = video.videoWidth, h = video.videoHeight;
+      if (w < 48) return null;
+      const side = Math.max(2, Math.floor(w / 24) & ~1), top = (h - 2 * side) & ~1;
+      if (h < 2 * side) return null;
+      if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+      const context = canvas.getContext('2d', { willReadFrequently: true });
+      context.drawImage(video, 0, 0, w, h);
+      const pixels = context.getImageData(0, top, 24 * side, 2 * side).data, bits = [];
+      for (let i = 0; i < 48; i++) {
+        const x0 = (i % 24) * side + (side >> 2), y0 = Math.floor(i / 24) * side + (side >> 2), span = Math.max(1, side >> 1);
+        let sum = 0;
+        for (let y = y0; y < y0 + span; y++) for (let x = x0; x < x0 + span; x++) {
+          const o = (y * 24 * side + x) * 4; sum += 0.299 * pixels[o] + 0.587 * pixels[o + 1] + 0.114 * pixels[o + 2];
+        }
+        bits.push(sum / (span * span) >= 128 ? 1 : 0);
+      }
+      if (bits[0] !== 1 || bits[1] !== 0 || bits[2] !== 1 || bits[3] !== 1) return null;
+      let value = 0, check = 0, nibbles = 0;
+      for (let i = 4; i < 44; i++) value = value * 2 + bits[i];
+      for (let i = 44; i < 48; i++) check = check * 2 + bits[i];
+      for (let n = 0, v = value; n < 10; n++, v = Math.floor(v / 16)) nibbles += v % 16;
+      return (nibbles % 16) === check ? value : null;
+    }
+    function onVideoFrame(now, metadata) {
+      const stamped = readTimecode();
+      if (stamped !== null) {
+        // The wall clock (as the camera's), moved on to when the compositor expects to show the frame.
+        const shown = (Date.now() + Math.max(0, (metadata.expectedDisplayTime || now) - performance.now())) % 2 ** 40;
+        let latency = (shown - stamped + 2 ** 40) % 2 ** 40;
+        if (latency >= 2 ** 39) latency -= 2 ** 40;
+        latencies.push(latency);
+      }
+      video.requestVideoFrameCallback(onVideoFrame);
+    }
+    function percentile(values, p) {
+      if (!values.length) return null;
+      const sorted = [...values].sort((a, b) => a - b);
+      return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] * 10) / 10;
+    }
+    async function playWHEP(url, frames) {
+      video.requestVideoFrameCallback(onVideoFrame);
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      pc.addTransceiver('audio', { direction: 'recvonly' });
+      pc.ontrack = e => { if (e.track.kind === 'video') { video.srcObject = e.streams[0] || new MediaStream([e.track]); video.play().catch(() => {}); } };
+      await pc.setLocalDescription(await pc.createOffer());
+      const posted = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription.sdp });
+      if (posted.status !== 201) throw new Error('POST ' + url + ': ' + posted.status + ' ' + await posted.text());
+      const location = new URL(posted.headers.get('Location'), url).href;
+      await pc.setRemoteDescription({ type: 'answer', sdp: await posted.text() });
+      let inbound = null, audio = null;
+      for (let i = 0; i < 100; i++) {
+        await new Promise(r => setTimeout(r, 200));
+        (await pc.getStats()).forEach(s => {
+          if (s.type === 'inbound-rtp' && s.kind === 'video') inbound = s;
+          if (s.type === 'inbound-rtp' && s.kind === 'audio') audio = s;
+        });
+        if (inbound && inbound.framesDecoded >= frames) break;
+      }
+      const iceState = pc.iceConnectionState;
+      const deleted = await fetch(location, { method: 'DELETE' });
+      pc.close();
+      const decoded = inbound ? inbound.framesDecoded : 0;
+      if (decoded < frames) errors.push('decoded ' + decoded + ' of ' + frames + ' frames, ICE ' + iceState);
+      return { done: errors.length === 0, errors, totalVideoFrames: decoded, width: inbound ? inbound.frameWidth : 0,
+               height: inbound ? inbound.frameHeight : 0, iceState, audioPackets: audio ? audio.packetsReceived : 0,
+               deleteStatus: deleted.status, timecodes: latencies.length, latencyMedian: percentile(latencies, 0.5),
+               latencyP95: percentile(latencies, 0.95), latencyMax: percentile(latencies, 1), latencyMin: percentile(latencies, 0) };
+    }
     video.addEventListener('error', () => errors.push('video: ' + (video.error ? video.error.code + ' ' + video.error.message : '?')));
-    (params.get('mp4') ? playMP4(params.get('mp4')) : playHLS(params.get('playlist')))
+    (params.get('whep') ? playWHEP(params.get('whep'), Number(params.get('frames') || 60))
+      : params.get('mp4') ? playMP4(params.get('mp4')) : playHLS(params.get('playlist')))
       .then(r => report(r), e => { errors.push(String(e)); report({ done: false, errors }); });
     </script></body></html>
     """#

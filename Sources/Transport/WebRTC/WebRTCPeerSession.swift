@@ -119,7 +119,7 @@ public final class WebRTCPeerSession: Sendable {
 
     /// The resource's id (the last segment of its WHEP `Location`).
     public let id: String
-    /// The answer, as SDP text (`a=ice-lite`, `a=setup:passive`, our fingerprint and host candidate).
+    /// The answer, as SDP text (`a=ice-lite`, `a=setup:passive`, our fingerprint and host candidates).
     public let answer: String
     /// The accepted sections' tracks.
     public let tracks: [Track]
@@ -142,7 +142,7 @@ public final class WebRTCPeerSession: Sendable {
     /// - Parameters:
     ///   - offer: the viewer's offer (recvonly video and/or audio; H.264 packetization-mode 1 and Opus are taken).
     ///   - id: the resource id.
-    ///   - address: the address to bind (port 0 for any); it is the answer's host candidate.
+    ///   - address: the address to bind (port 0 for any); it is the answer's host candidate, or — for the wildcard address — each interface's address is one.
     ///   - loop: the event loop of the socket.
     ///   - certificate: our DTLS certificate (its fingerprint goes into the answer).
     ///   - sendingSSRCs: our SSRC per kind.
@@ -177,12 +177,12 @@ public final class WebRTCPeerSession: Sendable {
         do { socket = try UDPSocket(bindingTo: address, on: loop) } catch { throw .transport(error) }
         let local = ICECredentials.random()
         let bound = socket.localAddress
-        let candidate = WebRTCCandidate(foundation: "1", priority: 2_130_706_431, address: bound.host, port: bound.port)
+        let candidates = WebRTCCandidate.hostCandidates(of: bound)
         var options = probe
         options.iceUserFragment = local.userFragment
         options.icePassword = local.password
         options.fingerprint = certificate.fingerprint.sdpValue
-        options.candidates = [candidate]
+        options.candidates = candidates
         options.sendingSSRCs = Dictionary(uniqueKeysWithValues: sendingSSRCs.map { ($0.key.rawValue, $0.value) })
         options.retransmissionSSRCs = Dictionary(uniqueKeysWithValues: retransmissionSSRCs.map { ($0.key.rawValue, $0.value) })
         options.sessionID = String(UInt32.random(in: 1...UInt32.max))
