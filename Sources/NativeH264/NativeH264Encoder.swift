@@ -263,7 +263,8 @@ public struct NativeH264Encoder: Sendable {
         let recycled = isKnownUniquelyReferenced(&retiredReferenceStorage) ? retiredReferenceStorage : nil
         retiredReferenceStorage = nil
         reference = framesSinceKeyFrame >= keyFrameInterval ? coded.coder.reconstruction
-            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors, recycling: recycled)
+            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors, recycling: recycled,
+                                                             threads: threadCount)
         // Before an IDR no planes retire (the old reference had none): the spare is kept. When it was
         // just built into, the uniqueness check above passes it over until that reference retires.
         retiredReferenceStorage = retiring ?? recycled
@@ -313,7 +314,7 @@ public struct NativeH264Encoder: Sendable {
         }
         header.sliceQPDelta = Int32(qp - 26)
         let slices = encodeSlices(&coder, header: header)
-        coder.deblock()
+        coder.deblock(threads: threadCount)
 
         let units = (isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit()] : []) + slices
         return CodedPicture(nalUnits: units, coder: coder)
