@@ -119,7 +119,9 @@ public struct NativeH264Encoder: Sendable {
     public var rateControl: RateControl { controller.control }
     /// How each picture is cut into slices.
     public let sliceLayout: SliceLayout
-    /// The most threads one picture is coded on (slices of ``SliceLayout/count(_:)`` in parallel).
+    /// The most threads one picture is coded on: the slices of ``SliceLayout/count(_:)`` in parallel, then the
+    /// deblocking filter as a wavefront over macroblock rows and the reference's half-sample planes in bands of rows.
+    /// The output is the same for every thread count (the slices, not the threads, decide the bytes).
     public let threadCount: Int
     /// The speed against compression trade: which search, partitions and decisions the encoder uses.
     public let preset: EncoderPreset

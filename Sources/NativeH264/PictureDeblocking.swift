@@ -114,10 +114,16 @@ struct DeblockingPlanes: @unchecked Sendable {
 }
 
 /// The shared state of a wavefront over macroblock rows: the next row to take, and per row how many of its
-/// macroblocks are finished (stored with release ordering after a macroblock's samples, loaded with acquire
-/// ordering before the next row reads them).
+/// macroblocks are finished (stored after a macroblock's samples, loaded before the next row reads them).
+///
+/// A thread that waits for the row above spins briefly, then sleeps on a condition that every finished macroblock
+/// signals while someone sleeps: on a loaded machine the thread it waits for may not be running, and spinning would
+/// take the processor from it.
 final class WavefrontProgress: @unchecked Sendable {
     private let nextRow = Atomic<Int>(0)
+    /// Threads asleep (or about to sleep) on ``condition``.
+    private let sleepers = Atomic<Int>(0)
+    private let condition = NSCondition()
     private let finished: UnsafeMutablePointer<Atomic<Int>>
     private let rows: Int
 
@@ -134,26 +140,40 @@ final class WavefrontProgress: @unchecked Sendable {
         return row < rows ? row : nil
     }
 
-    /// Records that the first `count` macroblocks of `row` are finished.
+    /// Records that the first `count` macroblocks of `row` are finished, and wakes the sleepers.
+    ///
+    /// The store and the load of ``sleepers`` are sequentially consistent, as are a sleeper's increment and its
+    /// check of the count: either this load sees the sleeper (and signals under the lock, which the sleeper holds until
+    /// it waits) or the sleeper's check sees the count, so no wake-up is lost.
     func finish(_ count: Int, macroblocksOf row: Int) {
-        finished[row].store(count, ordering: .releasing)
+        finished[row].store(count, ordering: .sequentiallyConsistent)
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
-    /// How many macroblocks of `row` are finished, once more than `known` are: spins a little, then yields the
-    /// processor (the thread that finishes them may be waiting for one).
+    /// How many macroblocks of `row` are finished, once more than `known` are.
     func waitForProgress(of row: Int, beyond known: Int) -> Int {
-        var spins = 0
-        while true {
+        for _ in 0..<512 {
             let count = finished[row].load(ordering: .acquiring)
             if count > known { return count }
-            spins += 1
-            if spins > 64 { sched_yield() }
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { sleepers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        while true {
+            let count = finished[row].load(ordering: .sequentiallyConsistent)
+            if count > known { return count }
+            condition.wait()
         }
     }
 
     /// Frees the counters; call once every worker has returned.
     func deallocate() {
-        (finished).deinitialize(count: rows)
+        finished.deinitialize(count: rows)
         finished.deallocate()
     }
 }
