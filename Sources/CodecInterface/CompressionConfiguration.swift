@@ -41,6 +41,10 @@ public struct CompressionConfiguration: Sendable, Hashable {
     /// VideoToolbox's `RealTime`, `Quality` and `PrioritizeEncodingSpeedOverQuality` map onto it as
     /// ``EncoderPreset/init(realTime:prioritizeSpeedOverQuality:quality:)`` says.
     public var preset: EncoderPreset?
+    /// How many threads the encoder may code on (`streamkit encode --threads N|auto`; `nil`: the engine's default —
+    /// one slice, so one thread, for the native engine; libavcodec's choice for the others). The native engine cuts each
+    /// picture into that many slices and codes them at the same time; see ``EncoderThreadCount``.
+    public var threadCount: EncoderThreadCount?
     /// Which engines may serve the session.
     public var enginePreference: EnginePreference = .hardwarePreferred
     /// A specific engine by name (for example "x264"), or `nil` to let the registry choose.
@@ -88,6 +92,7 @@ public struct CompressionConfiguration: Sendable, Hashable {
         if let maxBFrames, maxBFrames < 0 { throw fail(.maxBFrames, "must not be negative") }
         if let maxFrameDelayCount, maxFrameDelayCount < 0 { throw fail(.maxFrameDelayCount, "must not be negative") }
         if let quantizer, !(0...51).contains(quantizer) { throw fail(.quantizer, "\(quantizer) outside 0...51") }
+        if case let .count(count)? = threadCount, count < 1 { throw fail(.threadCount, "must be at least 1, got \(count)") }
         try Self.validate(dataRateLimits)
         if quantizer != nil {
             if averageBitRate != nil {

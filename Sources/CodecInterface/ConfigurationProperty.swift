@@ -27,6 +27,8 @@ public enum ConfigurationProperty: String, Sendable, Hashable, CustomStringConve
     case entropyMode
     /// ``CompressionConfiguration/preset``.
     case preset
+    /// ``CompressionConfiguration/threadCount``.
+    case threadCount
     /// ``AudioEncoderConfiguration/sampleRate``.
     case sampleRate
     /// ``AudioEncoderConfiguration/channelCount``.

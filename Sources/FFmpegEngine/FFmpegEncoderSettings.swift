@@ -87,6 +87,8 @@ struct FFmpegEncoderSettings: Sendable, Hashable {
                                              height: Int32(clamping: configuration.height),
                                              frameRate: rational(forFrameRate: configuration.expectedFrameRate))
         try settings.applyCommon(configuration)
+        // thread_count: a count as given; `automatic` leaves 0, libavcodec's own choice (the core count).
+        if case let .count(count)? = configuration.threadCount { settings.threadCount = Int32(clamping: count) }
         switch family {
         case .x264: try settings.applyX264(configuration)
         case .x265: try settings.applyX265(configuration)

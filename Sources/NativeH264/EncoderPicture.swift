@@ -23,11 +23,14 @@ struct EncoderPicture {
     }
 
     /// The luma padded and with its half-sample planes (§8.4.2.2.1), built from the luma as it is now.
-    /// - Parameter recycled: the storage of planes no longer read by anyone, built over (see
-    ///   ``LumaReferencePlanes/init(_:recycling:)``).
-    func makeReferencePlanes(recycling recycled: ReferencePlaneStorage? = nil) -> LumaReferencePlanes {
+    /// - Parameters:
+    ///   - recycled: the storage of planes no longer read by anyone, built over (see
+    ///     ``LumaReferencePlanes/init(_:recycling:threads:)``).
+    ///   - threads: the most threads the planes are computed on.
+    func makeReferencePlanes(recycling recycled: ReferencePlaneStorage? = nil, threads: Int = 1) -> LumaReferencePlanes {
         luma.withUnsafeBufferPointer {
-            LumaReferencePlanes(PlaneView(base: $0.baseAddress!, width: width, height: height, stride: width), recycling: recycled)
+            LumaReferencePlanes(PlaneView(base: $0.baseAddress!, width: width, height: height, stride: width), recycling: recycled,
+                                threads: threads)
         }
     }
 
@@ -36,9 +39,11 @@ struct EncoderPicture {
     /// - Parameters:
     ///   - motionVectors: the picture's mvL0 per 4x4 luma block.
     ///   - recycled: the storage of retired planes that nothing reads any more, to build in.
-    func preparedAsReference(motionVectors: [SIMD2<Int32>], recycling recycled: ReferencePlaneStorage? = nil) -> EncoderPicture {
+    ///   - threads: the most threads the planes are computed on.
+    func preparedAsReference(motionVectors: [SIMD2<Int32>], recycling recycled: ReferencePlaneStorage? = nil,
+                             threads: Int = 1) -> EncoderPicture {
         var picture = self
-        picture.referencePlanes = makeReferencePlanes(recycling: recycled)
+        picture.referencePlanes = makeReferencePlanes(recycling: recycled, threads: threads)
         picture.motionVectors = motionVectors
         return picture
     }

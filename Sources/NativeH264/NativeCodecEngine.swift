@@ -41,7 +41,8 @@ public struct NativeCodecEngine: CodecEngine {
     /// H.264 and AAC, encode and decode.
     public let capabilities = [EngineCapability(codec: .h264, canEncode: true, canDecode: true),
                                EngineCapability(codec: .aac, canEncode: true, canDecode: true)]
-    /// The most threads an encoder may use (`streamkit encode --threads N`); nil: all cores.
+    /// The most threads an encoder may use, whatever ``CompressionConfiguration/threadCount`` asks (nil: no cap but
+    /// ``NativeH264Encoder/maximumThreadCount``).
     public let threadLimit: Int?
     /// Receives every reconstructed picture (`streamkit encode --recon`), if set.
     public let reconstructionHandler: ReconstructionHandler?
@@ -51,7 +52,7 @@ public struct NativeCodecEngine: CodecEngine {
 
     /// Creates the engine.
     /// - Parameters:
-    ///   - threadLimit: the most threads an encoder may use, 1… (nil: all cores).
+    ///   - threadLimit: the most threads an encoder may use, 1… (nil: no cap).
     ///   - reconstructionHandler: called with each reconstructed picture and its presentation time.
     ///   - sliceLayout: how each picture is cut into slices (default one slice).
     public init(threadLimit: Int? = nil, reconstructionHandler: ReconstructionHandler? = nil,
@@ -72,8 +73,24 @@ public struct NativeCodecEngine: CodecEngine {
         guard configuration.codec == .h264 else { throw .noEngine("engine native cannot encode \(configuration.codec.rawValue)") }
         try configuration.validate()
         try NativeEngineSettings(configuration: configuration, engineName: name).check()
+        let (layout, threads) = threading(for: configuration)
         return try NativeVideoEncoder(configuration: configuration, engineName: name, reconstructionHandler: reconstructionHandler,
-                                          sliceLayout: sliceLayout, threadCount: threadLimit ?? NativeH264Encoder.availableProcessorCount)
+                                      sliceLayout: layout, threadCount: threads)
+    }
+
+    /// The slice layout and thread count of an encoder for `configuration`. With
+    /// ``CompressionConfiguration/threadCount`` (at most ``threadLimit``): that many threads, and as many slices unless
+    /// the engine has a layout of its own (sliced threads: the slices of a picture are coded at the same time).
+    /// Without it: the engine's layout on up to ``threadLimit`` threads (one thread for one slice, as before).
+    /// - Parameter configuration: the session's properties.
+    /// - Returns: the layout and the thread count.
+    public func threading(for configuration: CompressionConfiguration) -> (layout: NativeH264Encoder.SliceLayout, threads: Int) {
+        let cap = min(threadLimit ?? NativeH264Encoder.maximumThreadCount, NativeH264Encoder.maximumThreadCount)
+        guard let asked = configuration.threadCount else {
+            return (sliceLayout, sliceLayout == .single ? 1 : threadLimit ?? NativeH264Encoder.availableProcessorCount)
+        }
+        let threads = min(asked.resolved(processors: NativeH264Encoder.availableProcessorCount), cap)
+        return (sliceLayout != .single ? sliceLayout : threads > 1 ? .count(threads) : .single, threads)
     }
 
     /// Makes an H.264 decoder (``NativeH264Decoder``: Constrained Baseline, CAVLC).

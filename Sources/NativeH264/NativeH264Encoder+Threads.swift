@@ -26,7 +26,8 @@ extension NativeH264Encoder {
     ///   depend on which worker coded the slices before it, or when.
     /// - Each worker stores its result in its own element of a buffer allocated before and read after
     ///   `concurrentPerform`, which returns only when every iteration is done (its happens-before edge).
-    /// - Deblocking runs afterwards, on the whole picture, on one thread.
+    /// - Deblocking runs afterwards, on the whole picture: a wavefront over macroblock rows on up to
+    ///   ``threadCount`` threads (``PictureDeblocking``), which gives the samples of the raster order.
     func encodeInParallel(_ slices: [Range<Int>], workers: Int, coder: inout SliceCoder, header: H264SliceHeader) -> [[UInt8]] {
         let results = WorkerResults(count: workers)
         defer { results.deallocate() }

@@ -119,7 +119,9 @@ public struct NativeH264Encoder: Sendable {
     public var rateControl: RateControl { controller.control }
     /// How each picture is cut into slices.
     public let sliceLayout: SliceLayout
-    /// The most threads one picture is coded on (slices of ``SliceLayout/count(_:)`` in parallel).
+    /// The most threads one picture is coded on: the slices of ``SliceLayout/count(_:)`` in parallel, then the
+    /// deblocking filter as a wavefront over macroblock rows and the reference's half-sample planes in bands of rows.
+    /// The output is the same for every thread count (the slices, not the threads, decide the bytes).
     public let threadCount: Int
     /// The speed against compression trade: which search, partitions and decisions the encoder uses.
     public let preset: EncoderPreset
@@ -263,7 +265,8 @@ public struct NativeH264Encoder: Sendable {
         let recycled = isKnownUniquelyReferenced(&retiredReferenceStorage) ? retiredReferenceStorage : nil
         retiredReferenceStorage = nil
         reference = framesSinceKeyFrame >= keyFrameInterval ? coded.coder.reconstruction
-            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors, recycling: recycled)
+            : coded.coder.reconstruction.preparedAsReference(motionVectors: coded.coder.motionVectors, recycling: recycled,
+                                                             threads: threadCount)
         // Before an IDR no planes retire (the old reference had none): the spare is kept. When it was
         // just built into, the uniqueness check above passes it over until that reference retires.
         retiredReferenceStorage = retiring ?? recycled
@@ -313,7 +316,7 @@ public struct NativeH264Encoder: Sendable {
         }
         header.sliceQPDelta = Int32(qp - 26)
         let slices = encodeSlices(&coder, header: header)
-        coder.deblock()
+        coder.deblock(threads: threadCount)
 
         let units = (isKeyFrame ? [sequenceParameterSet.nalUnit(), pictureParameterSet.nalUnit()] : []) + slices
         return CodedPicture(nalUnits: units, coder: coder)

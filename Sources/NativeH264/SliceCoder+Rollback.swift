@@ -62,32 +62,49 @@ extension SliceCoder {
     /// coded that slice of the same picture on another thread: samples, TotalCoeff, modes, vectors and
     /// QPY, everything the deblocking filter reads. The macroblock type counts are not taken over.
     mutating func adopt(_ addresses: Range<Int>, from other: SliceCoder) {
-        let stride = widthInMbs * 4, chromaStride = widthInMbs * 2
+        // Run by run of macroblocks on one row: each array's rows of the run copied whole.
+        var address = addresses.lowerBound
+        while address < addresses.upperBound {
+            let mbY = address / widthInMbs, first = address % widthInMbs
+            let count = min(widthInMbs - first, addresses.upperBound - address)
+            adoptRun(mbY: mbY, first: first, count: count, from: other)
+            address += count
+        }
+    }
+
+    /// Takes over `count` macroblocks of row `mbY` from column `first` on (see ``adopt(_:from:)``).
+    private mutating func adoptRun(mbY: Int, first: Int, count: Int, from other: SliceCoder) {
+        let blocks = widthInMbs * 4, chromaBlocks = widthInMbs * 2
+        Self.copyRows(&lumaTotals, from: other.lumaTotals, stride: blocks, rows: (mbY * 4)..<(mbY * 4 + 4), column: first * 4, count: count * 4)
+        Self.copyRows(&intra4x4Modes, from: other.intra4x4Modes, stride: blocks, rows: (mbY * 4)..<(mbY * 4 + 4), column: first * 4,
+                      count: count * 4)
+        Self.copyRows(&motionVectors, from: other.motionVectors, stride: blocks, rows: (mbY * 4)..<(mbY * 4 + 4), column: first * 4,
+                      count: count * 4)
+        for plane in 0..<2 {
+            Self.copyRows(&chromaTotals[plane], from: other.chromaTotals[plane], stride: chromaBlocks, rows: (mbY * 2)..<(mbY * 2 + 2),
+                          column: first * 2, count: count * 2)
+        }
+        Self.copyRows(&macroblockIsIntra, from: other.macroblockIsIntra, stride: widthInMbs, rows: mbY..<(mbY + 1), column: first, count: count)
+        Self.copyRows(&macroblockQPs, from: other.macroblockQPs, stride: widthInMbs, rows: mbY..<(mbY + 1), column: first, count: count)
         let lumaWidth = reconstruction.width, chromaWidth = reconstruction.chromaWidth
-        for address in addresses {
-            let mbX = address % widthInMbs, mbY = address / widthInMbs
-            for y in 0..<4 {
-                let start = (mbY * 4 + y) * stride + mbX * 4
-                lumaTotals[start..<(start + 4)] = other.lumaTotals[start..<(start + 4)]
-                intra4x4Modes[start..<(start + 4)] = other.intra4x4Modes[start..<(start + 4)]
-                motionVectors[start..<(start + 4)] = other.motionVectors[start..<(start + 4)]
-            }
-            for plane in 0..<2 {
-                for y in 0..<2 {
-                    let start = (mbY * 2 + y) * chromaStride + mbX * 2
-                    chromaTotals[plane][start..<(start + 2)] = other.chromaTotals[plane][start..<(start + 2)]
+        Self.copyRows(&reconstruction.luma, from: other.reconstruction.luma, stride: lumaWidth, rows: (mbY * 16)..<(mbY * 16 + 16),
+                      column: first * 16, count: count * 16)
+        Self.copyRows(&reconstruction.cb, from: other.reconstruction.cb, stride: chromaWidth, rows: (mbY * 8)..<(mbY * 8 + 8),
+                      column: first * 8, count: count * 8)
+        Self.copyRows(&reconstruction.cr, from: other.reconstruction.cr, stride: chromaWidth, rows: (mbY * 8)..<(mbY * 8 + 8),
+                      column: first * 8, count: count * 8)
+    }
+
+    /// Copies `count` elements from `column` on of each of `rows` (rows of `stride` elements) from `source` into
+    /// `destination`, two arrays of the same geometry.
+    private static func copyRows<Element>(_ destination: inout [Element], from source: [Element], stride: Int, rows: Range<Int>,
+                                          column: Int, count: Int) {
+        precondition(destination.count == source.count && rows.upperBound * stride <= source.count && column + count <= stride)
+        destination.withUnsafeMutableBufferPointer { target in
+            source.withUnsafeBufferPointer { origin in
+                for row in rows {
+                    (target.baseAddress! + row * stride + column).update(from: origin.baseAddress! + row * stride + column, count: count)
                 }
-            }
-            macroblockIsIntra[address] = other.macroblockIsIntra[address]
-            macroblockQPs[address] = other.macroblockQPs[address]
-            for y in 0..<16 {
-                let start = (mbY * 16 + y) * lumaWidth + mbX * 16
-                reconstruction.luma[start..<(start + 16)] = other.reconstruction.luma[start..<(start + 16)]
-            }
-            for y in 0..<8 {
-                let start = (mbY * 8 + y) * chromaWidth + mbX * 8
-                reconstruction.cb[start..<(start + 8)] = other.reconstruction.cb[start..<(start + 8)]
-                reconstruction.cr[start..<(start + 8)] = other.reconstruction.cr[start..<(start + 8)]
             }
         }
     }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The luma plane of a reference picture prepared for motion search and compensation, as x264 keeps
 /// it: the full-sample plane with its edges extended by ``padding`` samples on every side, and the
 /// three half-sample planes of §8.4.2.2.1 computed once per picture — b (horizontal half, 8-243),
@@ -38,7 +40,9 @@ public final class LumaReferencePlanes: @unchecked Sendable {
     ///   - recycled: the storage of planes no longer in use, written over when it has the size these
     ///     planes need (a picture of the same size); `nil` or another size: a new allocation. The
     ///     caller guarantees that no other planes read it any more.
-    public init(_ plane: PlaneView, recycling recycled: ReferencePlaneStorage? = nil) {
+    ///   - threads: the most threads the planes are computed on, bands of rows each (1: the calling
+    ///     thread alone); every sample is the same whatever the count.
+    public init(_ plane: PlaneView, recycling recycled: ReferencePlaneStorage? = nil, threads: Int = 1) {
         let pad = Self.padding
         width = plane.width
         height = plane.height
@@ -54,8 +58,9 @@ public final class LumaReferencePlanes: @unchecked Sendable {
         horizontalHalf = UnsafePointer(b)
         verticalHalf = UnsafePointer(v)
         centre = UnsafePointer(c)
-        let s = stride, w = width, h = height
+        let build = HalfSamplePass(g: g, b: b, v: v, c: c, b1: storage.intermediates + origin, stride: stride, width: width, height: height)
         // G: the picture, each row extended left and right, then the first and last rows repeated.
+        let s = stride, w = width, h = height
         for y in 0..<h {
             let row = g + y * s
             row.update(from: plane.base + y * plane.stride, count: w)
@@ -66,57 +71,18 @@ public final class LumaReferencePlanes: @unchecked Sendable {
             (g - pad - y * s).update(from: g - pad, count: s)
             (g - pad + (h - 1 + y) * s).update(from: g - pad + (h - 1) * s, count: s)
         }
-        // Row and column indices clamped into the padded plane: reading there equals reading the
-        // picture at the clamped coordinates.
-        @inline(__always) func cx(_ x: Int) -> Int { x < -pad ? -pad : (x >= w + pad ? w + pad - 1 : x) }
-        @inline(__always) func cy(_ y: Int) -> Int { y < -pad ? -pad : (y >= h + pad ? h + pad - 1 : y) }
-        // b1 (8-241) of every padded position, unrounded, kept for j; eight positions at a time in
-        // Int16 lanes (|b1| ≤ 40 · 255 fits), the first and last eight of a row with clamped taps.
-        let b1 = storage.intermediates + origin
-        @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
-            SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
-        }
-        @inline(__always) func load(_ p: UnsafePointer<Int16>) -> SIMD8<Int32> {
-            SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int16>.self))
-        }
-        @inline(__always) func store(_ v: SIMD8<Int16>, _ p: UnsafeMutablePointer<UInt8>) {
-            let clipped = pointwiseMin(pointwiseMax(v, .zero), SIMD8(repeating: 255))
-            UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
-        }
-        for y in -pad..<(h + pad) {
-            let r = UnsafePointer(g + y * s), o = b1 + y * s, ob = b + y * s
-            var x = -pad
-            while x < w + pad {
-                if x - 2 >= -pad && x + 8 + 3 <= w + pad {
-                    let t = load(r + x - 2) &+ load(r + x + 3) &- 5 &* (load(r + x - 1) &+ load(r + x + 2)) &+ 20 &* (load(r + x) &+ load(r + x + 1))
-                    UnsafeMutableRawPointer(o + x).storeBytes(of: t, as: SIMD8<Int16>.self)
-                    store((t &+ 16) &>> 5, ob + x)
-                } else {
-                    for i in x..<(x + 8) {
-                        let t = Int32(r[cx(i - 2)]) &+ Int32(r[cx(i + 3)]) &- 5 &* (Int32(r[cx(i - 1)]) &+ Int32(r[cx(i + 2)]))
-                            &+ 20 &* (Int32(r[cx(i)]) &+ Int32(r[cx(i + 1)]))
-                        o[i] = Int16(truncatingIfNeeded: t)
-                        ob[i] = clip1((t &+ 16) >> 5)
-                    }
-                }
-                x += 8
-            }
-        }
-        // h (8-242, 8-244) and j (8-245, 8-247): the vertical taps over G and over b1, rows clamped,
-        // eight positions at a time (j in Int32 lanes).
-        for y in -pad..<(h + pad) {
-            let r0 = cy(y - 2) * s, r1 = cy(y - 1) * s, r2 = y * s, r3 = cy(y + 1) * s, r4 = cy(y + 2) * s, r5 = cy(y + 3) * s
-            let ov = v + y * s, oc = c + y * s
-            var x = -pad
-            while x < w + pad {
-                let gx = UnsafePointer(g + x), bx = UnsafePointer(b1 + x)
-                let t = load(gx + r0) &+ load(gx + r5) &- 5 &* (load(gx + r1) &+ load(gx + r4)) &+ 20 &* (load(gx + r2) &+ load(gx + r3))
-                store((t &+ 16) &>> 5, ov + x)
-                let u = load(bx + r0) &+ load(bx + r5) &- 5 &* (load(bx + r1) &+ load(bx + r4)) &+ 20 &* (load(bx + r2) &+ load(bx + r3))
-                let clipped = pointwiseMin(pointwiseMax((u &+ 512) &>> 10, .zero), SIMD8(repeating: 255))
-                UnsafeMutableRawPointer(oc + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
-                x += 8
-            }
+        // b1 and b of every row, then h and j (which read b1 up to three rows away) of every row.
+        Self.inBands(of: -pad..<(h + pad), threads: threads) { build.horizontal(rows: $0) }
+        Self.inBands(of: -pad..<(h + pad), threads: threads) { build.vertical(rows: $0) }
+    }
+
+    /// Runs `body` on `threads` bands of `rows` at the same time (on the calling thread alone for one band), and
+    /// returns when every band is done.
+    static func inBands(of rows: Range<Int>, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let bands = max(1, min(threads, rows.count / 16))
+        guard bands > 1 else { return body(rows) }
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            body((rows.lowerBound + band * rows.count / bands)..<(rows.lowerBound + (band + 1) * rows.count / bands))
         }
     }
 
@@ -232,6 +198,85 @@ public enum PixelAverage {
             let b = UnsafeRawPointer(q + y &* qStride).loadUnaligned(as: V.self)
             let average = (a | b) &- ((a ^ b) &>> 1)
             UnsafeMutableRawPointer(out + y &* outStride).storeBytes(of: average, as: V.self)
+        }
+    }
+}
+
+/// The half-sample filtering of ``LumaReferencePlanes`` over bands of rows, in the planes' memory.
+///
+/// Unchecked `Sendable`: bands on different threads write disjoint rows of b1, b, h and j; the horizontal pass reads
+/// G alone (written before any band starts), the vertical pass reads G and b1 (finished by the horizontal pass
+/// before it starts).
+struct HalfSamplePass: @unchecked Sendable {
+    /// Sample (0, 0) of G, b, h and j.
+    let g: UnsafeMutablePointer<UInt8>, b: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, c: UnsafeMutablePointer<UInt8>
+    /// Sample (0, 0) of the unrounded b1 plane (Int16), the input of j.
+    let b1: UnsafeMutablePointer<Int16>
+    let stride: Int, width: Int, height: Int
+
+    /// Row and column indices clamped into the padded plane: reading there equals reading the
+    /// picture at the clamped coordinates.
+    @inline(__always) func cx(_ x: Int) -> Int {
+        let pad = LumaReferencePlanes.padding
+        return x < -pad ? -pad : (x >= width + pad ? width + pad - 1 : x)
+    }
+    @inline(__always) func cy(_ y: Int) -> Int {
+        let pad = LumaReferencePlanes.padding
+        return y < -pad ? -pad : (y >= height + pad ? height + pad - 1 : y)
+    }
+    @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
+        SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
+    @inline(__always) func load(_ p: UnsafePointer<Int16>) -> SIMD8<Int32> {
+        SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int16>.self))
+    }
+    @inline(__always) func store(_ v: SIMD8<Int16>, _ p: UnsafeMutablePointer<UInt8>) {
+        let clipped = pointwiseMin(pointwiseMax(v, .zero), SIMD8(repeating: 255))
+        UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
+    }
+
+    /// b1 (8-241) of every padded position of `rows`, unrounded, kept for j, and b; eight positions at a time in
+    /// Int16 lanes (|b1| ≤ 40 · 255 fits), the first and last eight of a row with clamped taps.
+    func horizontal(rows: Range<Int>) {
+        let pad = LumaReferencePlanes.padding, s = stride, w = width
+        for y in rows {
+            let r = UnsafePointer(g + y * s), o = b1 + y * s, ob = b + y * s
+            var x = -pad
+            while x < w + pad {
+                if x - 2 >= -pad && x + 8 + 3 <= w + pad {
+                    let t = load(r + x - 2) &+ load(r + x + 3) &- 5 &* (load(r + x - 1) &+ load(r + x + 2)) &+ 20 &* (load(r + x) &+ load(r + x + 1))
+                    UnsafeMutableRawPointer(o + x).storeBytes(of: t, as: SIMD8<Int16>.self)
+                    store((t &+ 16) &>> 5, ob + x)
+                } else {
+                    for i in x..<(x + 8) {
+                        let t = Int32(r[cx(i - 2)]) &+ Int32(r[cx(i + 3)]) &- 5 &* (Int32(r[cx(i - 1)]) &+ Int32(r[cx(i + 2)]))
+                            &+ 20 &* (Int32(r[cx(i)]) &+ Int32(r[cx(i + 1)]))
+                        o[i] = Int16(truncatingIfNeeded: t)
+                        ob[i] = clip1((t &+ 16) >> 5)
+                    }
+                }
+                x += 8
+            }
+        }
+    }
+
+    /// h (8-242, 8-244) and j (8-245, 8-247) of `rows`: the vertical taps over G and over b1, rows clamped,
+    /// eight positions at a time (j in Int32 lanes).
+    func vertical(rows: Range<Int>) {
+        let pad = LumaReferencePlanes.padding, s = stride, w = width
+        for y in rows {
+            let r0 = cy(y - 2) * s, r1 = cy(y - 1) * s, r2 = y * s, r3 = cy(y + 1) * s, r4 = cy(y + 2) * s, r5 = cy(y + 3) * s
+            let ov = v + y * s, oc = c + y * s
+            var x = -pad
+            while x < w + pad {
+                let gx = UnsafePointer(g + x), bx = UnsafePointer(b1 + x)
+                let t = load(gx + r0) &+ load(gx + r5) &- 5 &* (load(gx + r1) &+ load(gx + r4)) &+ 20 &* (load(gx + r2) &+ load(gx + r3))
+                store((t &+ 16) &>> 5, ov + x)
+                let u = load(bx + r0) &+ load(bx + r5) &- 5 &* (load(bx + r1) &+ load(bx + r4)) &+ 20 &* (load(bx + r2) &+ load(bx + r3))
+                let clipped = pointwiseMin(pointwiseMax((u &+ 512) &>> 10, .zero), SIMD8(repeating: 255))
+                UnsafeMutableRawPointer(oc + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
+                x += 8
+            }
         }
     }
 }

@@ -1,8 +1,11 @@
-// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30] [--preset NAME]: the native H.264
-// encoder as a command, for scripts/benchmark-native-h264.sh, which runs it beside x264 and openh264 on the
-// same input (and under /usr/bin/time and callgrind). Frames are read, encoded and written one at a time,
-// so the peak RSS is the encoder's own. Prints "frames F bytes B seconds S", S the CPU time of this thread
-// inside `encode` (the reading and writing are left out; the script also times the whole process).
+// streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30] [--preset NAME]
+//   [--threads 1] [--slices N]: the native H.264 encoder as a command, for scripts/benchmark-native-h264.sh, which runs
+// it beside x264 and openh264 on the same input (and under /usr/bin/time and callgrind), and for
+// scripts/benchmark-native-h264-threads.sh. Frames are read, encoded and written one at a time, so the peak RSS is the
+// encoder's own. `--threads N` codes on N threads and, unless `--slices` says otherwise, cuts each picture into N
+// slices. Prints "frames F bytes B seconds S wall W cpu C": S the CPU time of this thread inside `encode`, W the
+// wall-clock time inside `encode`, C the CPU time of the whole process inside it (every thread's; the reading and
+// writing are left out; the scripts also time the whole process).
 import Containers
 import Foundation
 import CodecInterface
@@ -21,6 +24,16 @@ struct NativeEncodeSettings {
     var keyFrameInterval = 30
     /// The encoder's preset.
     var preset = NativeH264Encoder.defaultPreset
+    /// The most threads the encoder codes a picture on.
+    var threadCount = 1
+    /// Slices per picture (`nil`: one per thread).
+    var sliceCount: Int?
+
+    /// How each picture is cut: ``sliceCount`` slices, or one per thread.
+    var sliceLayout: NativeH264Encoder.SliceLayout {
+        let count = sliceCount ?? threadCount
+        return count > 1 ? .count(count) : .single
+    }
 
     /// The preset `--preset NAME` names in `arguments`, the encoder's default when it is absent.
     /// - Parameter arguments: the command's arguments.
@@ -43,18 +56,21 @@ func runNativeEncode(inputPath: String, outputPath: String, settings: NativeEnco
     let sink = try FileByteSink(path: outputPath)
     var encoder: NativeH264Encoder?
     var frames = 0
-    var seconds = 0.0
+    var seconds = 0.0, wall = 0.0, processSeconds = 0.0
     while frames < settings.frameLimit, let frame = try reader.nextFrame() {
         if encoder == nil {
             let rateControl: NativeH264Encoder.RateControl = settings.bitRate.map { .averageBitRate($0) }
                 ?? .constantQuantisationParameter(settings.quantisationParameter)
             encoder = try NativeH264Encoder(width: frame.width, height: frame.height, rateControl: rateControl,
                                             framesPerSecond: framesPerSecond(reader.header.frameRate),
-                                            keyFrameInterval: settings.keyFrameInterval, preset: settings.preset)
+                                            keyFrameInterval: settings.keyFrameInterval, sliceLayout: settings.sliceLayout,
+                                            threadCount: min(settings.threadCount, NativeH264Encoder.maximumThreadCount), preset: settings.preset)
         }
-        let start = threadCPUTime()
+        let start = threadCPUTime(), wallStart = now(), processStart = processCPUTime()
         guard let picture = try encoder?.encode(frame) else { break }
         seconds += threadCPUTime() - start
+        wall += now() - wallStart
+        processSeconds += processCPUTime() - processStart
         for unit in picture.nalUnits {
             try sink.write([0, 0, 0, 1])
             try sink.write(unit)
@@ -62,7 +78,8 @@ func runNativeEncode(inputPath: String, outputPath: String, settings: NativeEnco
         frames += 1
     }
     try sink.close()
-    print("frames \(frames) bytes \(sink.byteCount) seconds \(String(format: "%.6f", seconds))")
+    print("frames \(frames) bytes \(sink.byteCount) seconds \(String(format: "%.6f", seconds)) wall \(String(format: "%.6f", wall)) "
+          + "cpu \(String(format: "%.6f", processSeconds))")
 }
 
 /// The frame rate of a Y4M header rounded to whole frames per second (30 when it has none).

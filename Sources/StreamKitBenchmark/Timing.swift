@@ -16,6 +16,13 @@ func threadCPUTime() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
+/// Seconds of CPU time used by the whole process, every thread of it.
+func processCPUTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
 /// The best of `rounds` timings of `body`.
 /// - Parameters:
 ///   - rounds: how many times to run `body`.

@@ -10,7 +10,7 @@
 //   streamkit-benchmark mp4-demux FILE [--rounds 5]
 //   streamkit-benchmark ts FILE.ts [--rounds 5]
 //   streamkit-benchmark flv FILE.h264 [--megabytes 100] [--rounds 5]
-//   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30] [--preset NAME] [--threads N]
+//   streamkit-benchmark native-encode IN.y4m OUT.264 [--qp 26 | --bitrate BPS] [--frames N] [--keyint 30] [--preset NAME] [--threads N] [--slices N]
 //   streamkit-benchmark native-slices FILE.y4m [--qp 26] [--frames 30] [--keyint 30] [--slices 4] [--bytes 1200] [--rounds 2]
 //   streamkit-benchmark native-modes FILE.y4m [--qps 40,45,51] [--frames 30] [--keyint 30] [--out DIR]
 //   streamkit-benchmark aac-decode FILE.aac [--loops 20] [--rounds 3]
@@ -66,15 +66,19 @@ try BenchmarkCommand.dispatch(CommandLine.arguments.dropFirst(), among: [
     BenchmarkCommand(name: "flv", synopsis: "FILE.h264 [--megabytes N] [--rounds N]", input: .bytes) {
         try benchmarkFLV(file: $0.file, path: $0.path, megabytes: $0.megabytes, rounds: $0.rounds)
     },
-    BenchmarkCommand(name: "native-encode", synopsis: "IN.y4m OUT.264 [--qp N | --bitrate BPS] [--frames N] [--keyint N] [--preset NAME]",
+    BenchmarkCommand(name: "native-encode",
+                     synopsis: "IN.y4m OUT.264 [--qp N | --bitrate BPS] [--frames N] [--keyint N] [--preset NAME] [--threads N] [--slices N]",
                      input: .path) {
-        let usage = "usage: streamkit-benchmark native-encode IN.y4m OUT.264 [--qp N | --bitrate BPS] [--frames N] [--keyint N] [--preset NAME]"
+        let usage = "usage: streamkit-benchmark native-encode IN.y4m OUT.264 [--qp N | --bitrate BPS] [--frames N] [--keyint N] [--preset NAME] "
+            + "[--threads N] [--slices N]"
         guard let output = $0.arguments.dropFirst().first, !output.hasPrefix("--") else { fail(usage, code: 2) }
         guard let preset = NativeEncodeSettings.preset(in: $0.arguments) else { fail(usage, code: 2) }
         let settings = NativeEncodeSettings(quantisationParameter: min($0.option("--qp", default: 26, minimum: 0), 51),
                                             bitRate: $0.arguments.contains("--bitrate") ? max($0.option("--bitrate", default: 1_000_000, minimum: 0), 1) : nil,
                                             frameLimit: max($0.option("--frames", default: Int.max, minimum: 0), 1),
-                                            keyFrameInterval: max($0.option("--keyint", default: 30, minimum: 0), 1), preset: preset)
+                                            keyFrameInterval: max($0.option("--keyint", default: 30, minimum: 0), 1), preset: preset,
+                                            threadCount: max($0.option("--threads", default: 1, minimum: 1), 1),
+                                            sliceCount: $0.arguments.contains("--slices") ? max($0.option("--slices", default: 1, minimum: 1), 1) : nil)
         try runNativeEncode(inputPath: $0.path, outputPath: output, settings: settings)
     },
     BenchmarkCommand(name: "native-slices", synopsis: "FILE.y4m [--qp N] [--frames N] [--keyint N] [--slices N] [--bytes N] [--rounds N]",

@@ -28,7 +28,7 @@ struct EncodeCommand {
     private static let videoOptions: [any OptionDeclaring] = [
         EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.gop,
         EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.pixelFormat, CommonOptions.frames,
-        NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
+        NativeEngineOptions.reconstruction, EncodingOptions.threads,
     ]
     private static let audioOptions: [any OptionDeclaring] = [EncodingOptions.audioBitRate, EncodingOptions.audioCodec, duration, sampleRate,
                                                               channels]
@@ -45,7 +45,7 @@ struct EncodeCommand {
             EncodingOptions.fps.documentingDefault("a .y4m's, .mp4's, .flv's or .ts's own rate, else 30"),
             EncodingOptions.bitRate.defaulting(to: 800_000, shown: "800k; for an .aac output it is the AAC rate"),
             EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames,
-            CommonOptions.engine, NativeEngineOptions.reconstruction, NativeEngineOptions.threads,
+            CommonOptions.engine, NativeEngineOptions.reconstruction, EncodingOptions.threads,
             CommonOptions.pixelFormat, EncodingOptions.audioBitRate, EncodingOptions.audioCodec, duration, sampleRate, channels,
             HLSOutputOptions.segmentDuration, HLSOutputOptions.playlistSize, HLSOutputOptions.segmentFormat,
         ],
@@ -73,8 +73,6 @@ struct EncodeCommand {
     let channelCount: Int
     /// `--recon`: where the native encoder's reconstruction goes.
     let reconstructionPath: String?
-    /// `--threads`: the native encoder's thread cap.
-    let threadLimit: Int?
 
     /// Reads the command's arguments and checks that they fit the input and the output.
     /// - Parameter parsed: the words after `encode`, parsed with ``table``.
@@ -156,7 +154,6 @@ struct EncodeCommand {
             }
         }
         reconstructionPath = parsed.given(NativeEngineOptions.reconstruction)
-        threadLimit = parsed.given(NativeEngineOptions.threads)
         if reconstructionPath != nil, !NativeEngineOptions.choosesNative(engineName: options.engineName, preference: options.enginePreference) {
             throw .conflict("--recon writes the native encoder's reconstruction: give --engine native")
         }
@@ -206,7 +203,7 @@ struct EncodeCommand {
                 try ReconstructionFile(path: $0, width: options.width, height: options.height, framesPerSecond: options.fps)
             }
             var configuration = LiveConfiguration(video: options.compressionConfiguration, audioBitRate: options.audioBitRate, adaptation: nil,
-                                                  registry: NativeEngineOptions.registry(threads: threadLimit, reconstruction: reconstruction))
+                                                  registry: NativeEngineOptions.registry(reconstruction: reconstruction))
             configuration.audioCodec = options.audioCodec
             configuration.frameLimit = limit
             configuration.durationLimit = input == .sine ? seconds : nil

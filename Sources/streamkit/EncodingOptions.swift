@@ -31,6 +31,12 @@ struct EncodingOptions {
         help: "the speed/compression trade, x264's names (also given to the x264 and x265 engines)",
         shown: "the engine's (veryfast for the native engine, medium for x264 and x265)",
         parse: OptionValueParsers.choice(of: "preset", EncoderPreset.allCases.map { ([$0.rawValue], $0) }))
+    /// `--threads N|auto`.
+    static let threads = OptionSpec<EncoderThreadCount>(
+        "--threads", value: "N|auto",
+        help: "the encoder's threads (auto: one per core); the native engine cuts each picture into N slices and codes them at once",
+        shown: "the engine's (one slice, one thread for the native engine; libavcodec's choice for the others)",
+        parse: OptionValueParsers.threadCount)
     /// `--gop N`.
     static let gop = OptionSpec("--gop", value: "N", help: "the most frames from one key frame to the next",
                                 shown: "--fps, one key frame per second", parse: OptionValueParsers.wholeNumber(in: 1...Int.max))
@@ -85,6 +91,8 @@ struct EncodingOptions {
     var quantizer: Int?
     /// `--preset` as given; `nil` means the engine's default.
     var preset: EncoderPreset?
+    /// `--threads` as given (on the commands that take it); `nil` means the engine's default.
+    var threadCount: EncoderThreadCount?
     /// The AAC bit rate: `--audio-bitrate`, else 96k.
     var audioBitRate: Int
     /// The audio codec: `--audio-codec`, else AAC.
@@ -104,6 +112,7 @@ struct EncodingOptions {
         fps = parsed.value(Self.fps) ?? 30
         quantizer = parsed.given(Self.quantizer)
         preset = parsed.given(Self.preset)
+        threadCount = parsed.declares(Self.threads) ? parsed.given(Self.threads) : nil
         // The default bit rate gives way to --qp; a bit rate given with it is left for the library's rule to refuse.
         bitRate = parsed.isGiven(Self.bitRate) || quantizer == nil ? parsed.value(Self.bitRate) : nil
         audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
@@ -168,6 +177,7 @@ struct EncodingOptions {
         configuration.maxKeyFrameInterval = gop ?? fps
         configuration.quantizer = quantizer
         configuration.preset = preset
+        configuration.threadCount = threadCount
         configuration.enginePreference = enginePreference
         configuration.engineName = engineName
         if let bFrames {

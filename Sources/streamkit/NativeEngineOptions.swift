@@ -4,16 +4,13 @@ import MediaCore
 import NativeH264
 import Synchronization
 
-/// The options of the native H.264 engine on `encode`: its reconstruction and its thread cap, and
-/// the registry that carries them.
+/// The option of the native H.264 engine on `encode`, its reconstruction, and the registry that carries it
+/// (`--threads` is ``EncodingOptions/threads``, a session property every engine takes).
 enum NativeEngineOptions {
     /// `--recon PATH`.
     static let reconstruction = OptionSpec("--recon", value: "PATH",
                                            help: "also write the native encoder's own reconstructed frames (a .y4m; needs --engine native)",
                                            parse: OptionValueParsers.text)
-    /// `--threads N`.
-    static let threads = OptionSpec("--threads", value: "N", help: "the most threads the native encoder uses",
-                                    shown: "all cores", parse: OptionValueParsers.wholeNumber(in: 1...256))
 
     /// Whether an H.264 session with this engine choice gets the native engine: named so, or the
     /// registry's first H.264 encoder (a build without FFmpeg).
@@ -28,20 +25,17 @@ enum NativeEngineOptions {
         return (try? CodecEngineRegistry.default.encoderEngine(for: probe).name) == "native"
     }
 
-    /// The default registry with its native engine capped at `threads` and handing its
-    /// reconstructions to `reconstruction`.
-    /// - Parameters:
-    ///   - threads: `--threads`, if given.
-    ///   - reconstruction: the `--recon` file, if given.
+    /// The default registry with its native engine handing its reconstructions to `reconstruction`.
+    /// - Parameter reconstruction: the `--recon` file, if given.
     /// - Returns: the registry.
-    static func registry(threads: Int?, reconstruction: ReconstructionFile?) -> CodecEngineRegistry {
+    static func registry(reconstruction: ReconstructionFile?) -> CodecEngineRegistry {
         let registry = EngineSetup.registry()
-        guard threads != nil || reconstruction != nil else { return registry }
+        guard reconstruction != nil else { return registry }
         var handler: NativeCodecEngine.ReconstructionHandler?
         if let reconstruction {
             handler = { @Sendable picture, _ in reconstruction.write(picture) }
         }
-        return registry.replacingNativeEngine(with: NativeCodecEngine(threadLimit: threads, reconstructionHandler: handler))
+        return registry.replacingNativeEngine(with: NativeCodecEngine(reconstructionHandler: handler))
     }
 }
 

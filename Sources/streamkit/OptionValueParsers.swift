@@ -1,3 +1,5 @@
+import Codecs
+
 /// The value kinds options share, each a parse-and-check function for ``OptionSpec``. Their errors
 /// complete the sentence "'VALUE' …", so `--fps abc` reads "--fps: 'abc' is not a whole number in 1…240".
 enum OptionValueParsers {
@@ -17,6 +19,14 @@ enum OptionValueParsers {
             }
             return value
         }
+    }
+
+    /// A thread count: `auto` or a whole number in 1…256.
+    static let threadCount: @Sendable (String) throws(OptionValueError) -> EncoderThreadCount = { text throws(OptionValueError) in
+        guard let count = EncoderThreadCount(text.lowercased()), count.resolved(processors: 1) <= 256 else {
+            throw OptionValueError("is not a thread count (a whole number in 1…256, or auto)")
+        }
+        return count
     }
 
     /// A positive, finite number of seconds.

@@ -25,7 +25,7 @@ struct PublishCommand {
 
     /// The options that only mean something for an input encoded here.
     static let encodingOnly: [any OptionDeclaring] = [EncodingOptions.codec, EncodingOptions.size, EncodingOptions.bitRate, EncodingOptions.gop,
-                                                      EncodingOptions.bFrames, EncodingOptions.quantizer, EncodingOptions.preset, minimumBitRate]
+                                                      EncodingOptions.bFrames, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads, minimumBitRate]
 
     /// The command's arguments and options.
     static let table = OptionTable(
@@ -34,7 +34,7 @@ struct PublishCommand {
         options: [
             realTime, save, minimumBitRate, maximumDelay, ReceiveCommand.caFile,
             CommonOptions.frames.documentingDefault("all; endless for camera, testsrc and sine"), NetworkOptions.duration,
-            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset,
+            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
             EncodingOptions.audioBitRate,
         ],

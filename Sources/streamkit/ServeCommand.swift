@@ -63,7 +63,7 @@ struct ServeCommand {
         options: [
             port, path, address, rtmpPort, srtPort, httpPort, segmentFormat, segmentDuration, playlistSize, record, publish, user, password,
             CommonOptions.frames.documentingDefault("endless"), NetworkOptions.duration, NetworkOptions.mtu,
-            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset,
+            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
             EncodingOptions.audioBitRate,
         ],

@@ -26,7 +26,7 @@ struct StreamCommand {
         options: [
             sdp, save, NetworkOptions.mtu, NetworkOptions.transport.documentingDefault("udp (rtsp:// only)"),
             CommonOptions.frames.documentingDefault("all; endless for camera, testsrc and sine"), NetworkOptions.duration,
-            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset,
+            EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
             EncodingOptions.audioBitRate,
         ],
@@ -60,7 +60,7 @@ struct StreamCommand {
         let input = try LiveInput(parsing: word)
         if input.isEncoded {
             let encodingOnly: [any OptionDeclaring] = [EncodingOptions.codec, EncodingOptions.size, EncodingOptions.bitRate,
-                                                       EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.gop, EncodingOptions.bFrames, Self.save]
+                                                       EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads, EncodingOptions.gop, EncodingOptions.bFrames, Self.save]
             if let name = parsed.firstGiven(among: encodingOnly) { throw .conflict("\(name) is for inputs encoded here; \(word) is sent as it is") }
         }
         if case .y4m = input, parsed.isGiven(EncodingOptions.size) { throw .conflict("--size applies to raw .yuv input, testsrc and camera") }

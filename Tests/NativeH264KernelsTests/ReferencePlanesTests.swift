@@ -68,6 +68,25 @@ import TestSupport
         #expect(other.withView { LumaReferencePlanes($0, recycling: retired) }.storage !== retired)
     }
 
+    /// Planes computed in bands of rows on 2, 3 and 7 threads equal the planes of one thread, in every sample of all
+    /// four padded planes (bands meet where h and j read b1 rows of the band above and below).
+    @Test(arguments: [2, 3, 7])
+    func planesOnSeveralThreadsEqualOneThread(threads: Int) {
+        var random = SplitMix64(seed: 0x7EAD + UInt64(threads))
+        let plane = RandomPlane(width: 64, height: 48, generator: &random)
+        let one = plane.withView { LumaReferencePlanes($0) }
+        let several = plane.withView { LumaReferencePlanes($0, threads: threads) }
+        let pad = LumaReferencePlanes.padding
+        for (name, a, b) in [("G", one.full, several.full), ("b", one.horizontalHalf, several.horizontalHalf),
+                             ("h", one.verticalHalf, several.verticalHalf), ("j", one.centre, several.centre)] {
+            var differences = 0
+            for y in -pad..<(48 + pad) {
+                for x in -pad..<(64 + pad) where a[y * one.stride + x] != b[y * several.stride + x] { differences += 1 }
+            }
+            #expect(differences == 0, "plane \(name), \(threads) threads: \(differences) samples differ")
+        }
+    }
+
     @Test(arguments: [BlockSize.w16h16, .w8h8, .w4h4])
     func averageFastAgreesWithReference(size: BlockSize) {
         var random = SplitMix64(seed: 0xA7E + UInt64(size.width))
