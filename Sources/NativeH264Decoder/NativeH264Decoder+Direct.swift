@@ -182,12 +182,41 @@ extension NativeH264Decoder {
         motionYL1.update(repeating: 0, count: count)
     }
 
+    /// Points the motion tables (both lists) into `motion`: the current frame's own, or the decoder's.
+    /// - Parameter motion: tables of at least the picture's blocks.
+    func useMotion(_ motion: PictureMotion) {
+        let one = motion.blockCount
+        refIndices = motion.referenceIndices
+        refIdentities = motion.referenceIdentities
+        motionX = motion.motionX
+        motionY = motion.motionY
+        refIndicesL1 = motion.referenceIndices + one
+        refIdentitiesL1 = motion.referenceIdentities + one
+        motionXL1 = motion.motionX + one
+        motionYL1 = motion.motionY + one
+    }
+
     /// Keeps a finished picture's motion for later B slices' direct prediction (§8.4.1.2.1): both lists'
-    /// tables copied, intra and concealed macroblocks marked intra (−1 in both lists).
+    /// tables copied (unless the picture was decoded into its own, see `useMotion`), intra and concealed
+    /// macroblocks marked intra (−1 in both lists).
     func storeMotion(of picture: DecoderPicture) {
         let motion = picture.motion
         let count = widthInMbs * heightInMbs * 16
         guard motion.blockCount >= count else { return }
+        let one = motion.blockCount
+        if motion.referenceIndices != refIndices {
+            copyMotion(into: motion, count: count)
+        }
+        for mb in 0..<(widthInMbs * heightInMbs) where mbSlice[mb] < pictureFirstSlice || mbKind[mb] != Kind.inter {
+            for block in (mb * 16)..<(mb * 16 + 16) {
+                motion.referenceIndices[block] = -1
+                motion.referenceIndices[block + one] = -1
+            }
+        }
+    }
+
+    /// Copies the motion tables into a picture's (a field picture's, decoded in the decoder's own tables).
+    func copyMotion(into motion: PictureMotion, count: Int) {
         let one = motion.blockCount
         motion.referenceIndices.update(from: refIndices, count: count)
         (motion.referenceIndices + one).update(from: refIndicesL1, count: count)
@@ -197,12 +226,6 @@ extension NativeH264Decoder {
         (motion.motionX + one).update(from: motionXL1, count: count)
         motion.motionY.update(from: motionY, count: count)
         (motion.motionY + one).update(from: motionYL1, count: count)
-        for mb in 0..<(widthInMbs * heightInMbs) where mbSlice[mb] < pictureFirstSlice || mbKind[mb] != Kind.inter {
-            for block in (mb * 16)..<(mb * 16 + 16) {
-                motion.referenceIndices[block] = -1
-                motion.referenceIndices[block + one] = -1
-            }
-        }
     }
 
     /// bS 1 or 0 of an edge between two inter blocks without coefficients (§8.7.2.1), across both lists: 1
