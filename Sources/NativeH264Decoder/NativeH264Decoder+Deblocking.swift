@@ -13,6 +13,7 @@ extension NativeH264Decoder {
                                        stride: max(picture.chromaWidth, 1))
         let crPlane = MutablePlaneView(base: picture.cr, width: max(picture.chromaWidth, 1), height: max(picture.chromaHeight, 1),
                                        stride: max(picture.chromaWidth, 1))
+        let fieldPicture = interlace.fieldPicture
         for mb in 0..<(w * heightInMbs) {
             let slice = mbSlice[mb]
             guard slice >= pictureFirstSlice else { continue }
@@ -24,34 +25,84 @@ extension NativeH264Decoder {
             let left = mb - 1, top = mb - w
             let filterLeft = mbX > 0 && mbSlice[left] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[left] == slice)
             let filterTop = mbY > 0 && mbSlice[top] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[top] == slice)
+            // bS of each edge segment (§8.7.2.1): vertical edges at 0…15, horizontal ones at 16…31, edge · 4 + segment.
             let strengths = strengthScratch
-            strengths.update(repeating: 0, count: 32)
             var any = 0
-            let qIntra = mbKind[mb] != Kind.inter
+            let transform = mbTransform8x8[mb]
             // With transform_size_8x8_flag the luma edges inside the 8x8 blocks are not filtered (§8.7).
-            let innerEdges = mbTransform8x8[mb] & 16 != 0 ? 2 : 1
-            // An inter macroblock without luma coefficients whose 16 blocks share one motion has bS 0 on every inner
-            // edge (§8.7.2.1): only its two outer edges are derived.
-            var edgeLimit = 4
-            if !qIntra {
-                let transform = mbTransform8x8[mb]
-                var coded = transform & 16 != 0 ? Int(transform & 15) : 0
-                if transform & 16 == 0 { for block in (mb * 16)..<(mb * 16 + 16) { coded |= Int(lumaTotals[block]) } }
-                if coded == 0 && sameMotion(mb) { edgeLimit = 1 }
-            }
-            for edge in stride(from: 0, to: edgeLimit, by: innerEdges) {
+            let innerMask = transform & 16 != 0 ? 2 : 0
+            if mbKind[mb] != Kind.inter {
+                let leftStrength = filterLeft ? 4 : 0, topStrength = filterTop ? (fieldPicture ? 3 : 4) : 0
                 for segment in 0..<4 {
-                    if edge > 0 || filterLeft {
-                        let pMb = edge == 0 ? left : mb
-                        let p = pMb * 16 + segment * 4 + (edge == 0 ? 3 : edge - 1), q = mb * 16 + segment * 4 + edge
-                        strengths[edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0)
-                        any |= strengths[edge * 4 + segment]
+                    strengths[segment] = leftStrength
+                    strengths[16 + segment] = topStrength
+                    for edge in 1..<4 {
+                        let inner = innerMask != 0 && edge != 2 ? 0 : 3
+                        strengths[edge * 4 + segment] = inner
+                        strengths[16 + edge * 4 + segment] = inner
                     }
-                    if edge > 0 || filterTop {
-                        let pMb = edge == 0 ? top : mb
-                        let p = pMb * 16 + (edge == 0 ? 12 : (edge - 1) * 4) + segment, q = mb * 16 + edge * 4 + segment
-                        strengths[16 + edge * 4 + segment] = strength(p: p, q: q, pIntra: mbKind[pMb] != Kind.inter, qIntra: qIntra, edge: edge == 0 && !interlace.fieldPicture)
-                        any |= strengths[16 + edge * 4 + segment]
+                }
+                any = 3
+            } else {
+                // The blocks with coefficients, one bit per 4x4 block in raster order (an 8x8 block's bit for its four).
+                var coded = 0
+                if transform & 16 != 0 {
+                    if transform & 1 != 0 { coded |= 0x0033 }
+                    if transform & 2 != 0 { coded |= 0x00CC }
+                    if transform & 4 != 0 { coded |= 0x3300 }
+                    if transform & 8 != 0 { coded |= 0xCC00 }
+                } else {
+                    let totals = lumaTotals + mb * 16
+                    for block in 0..<16 where totals[block] != 0 { coded |= 1 << block }
+                }
+                let base = mb * 16
+                if filterLeft {
+                    if mbKind[left] != Kind.inter {
+                        for segment in 0..<4 { strengths[segment] = 4 }
+                        any = 4
+                    } else {
+                        for segment in 0..<4 {
+                            let p = left * 16 + segment * 4 + 3, q = base + segment * 4
+                            let value = (coded >> (segment * 4)) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q)
+                            strengths[segment] = value
+                            any |= value
+                        }
+                    }
+                } else {
+                    for segment in 0..<4 { strengths[segment] = 0 }
+                }
+                if filterTop {
+                    if mbKind[top] != Kind.inter {
+                        let value = fieldPicture ? 3 : 4
+                        for segment in 0..<4 { strengths[16 + segment] = value }
+                        any |= value
+                    } else {
+                        for segment in 0..<4 {
+                            let p = top * 16 + 12 + segment, q = base + segment
+                            let value = (coded >> segment) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q)
+                            strengths[16 + segment] = value
+                            any |= value
+                        }
+                    }
+                } else {
+                    for segment in 0..<4 { strengths[16 + segment] = 0 }
+                }
+                // An inter macroblock without luma coefficients whose 16 blocks share one motion has bS 0 on every inner
+                // edge (§8.7.2.1).
+                let uniform = coded == 0 && sameMotion(mb)
+                for edge in 1..<4 {
+                    if uniform || (innerMask != 0 && edge != 2) {
+                        for segment in 0..<4 { strengths[edge * 4 + segment] = 0; strengths[16 + edge * 4 + segment] = 0 }
+                        continue
+                    }
+                    for segment in 0..<4 {
+                        let vp = segment * 4 + edge - 1, vq = vp + 1
+                        let vertical = (coded >> vp | coded >> vq) & 1 != 0 ? 2 : motionStrength(p: base + vp, q: base + vq)
+                        let hp = (edge - 1) * 4 + segment, hq = hp + 4
+                        let horizontal = (coded >> hp | coded >> hq) & 1 != 0 ? 2 : motionStrength(p: base + hp, q: base + hq)
+                        strengths[edge * 4 + segment] = vertical
+                        strengths[16 + edge * 4 + segment] = horizontal
+                        any |= vertical | horizontal
                     }
                 }
             }

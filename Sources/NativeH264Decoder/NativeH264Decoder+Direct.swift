@@ -82,13 +82,22 @@ extension NativeH264Decoder {
         let colocatedShortTerm = colocated.map { $0.marking == .shortTerm } ?? false
         for sub in 0..<4 where subMask & (1 << sub) != 0 {
             let sx = (sub & 1) * 2, sy = (sub >> 1) * 2
+            var subStill: Bool?
             for j in sy..<(sy + 2) {
                 for i in sx..<(sx + 2) {
                     var mv0 = vectors.0, mv1 = vectors.1
                     if !directZero && colocatedShortTerm && (refs.0 == 0 || refs.1 == 0) {
-                        let block = mb * 16 + (inference ? (sy == 0 ? 0 : 12) + (sx == 0 ? 0 : 3) : j * 4 + i)
-                        if let col = colocatedMotion(colocated, block: block), col.ref == 0,
-                           (-1...1).contains(col.mv.0), (-1...1).contains(col.mv.1) {
+                        // colZeroFlag: with direct_8x8_inference_flag one corner block answers for the whole 8x8.
+                        let still: Bool
+                        if inference, let known = subStill {
+                            still = known
+                        } else {
+                            let block = mb * 16 + (inference ? (sy == 0 ? 0 : 12) + (sx == 0 ? 0 : 3) : j * 4 + i)
+                            if let col = colocatedMotion(colocated, block: block), col.ref == 0,
+                               (-1...1).contains(col.mv.0), (-1...1).contains(col.mv.1) { still = true } else { still = false }
+                            subStill = still
+                        }
+                        if still {
                             if refs.0 == 0 { mv0 = (0, 0) }
                             if refs.1 == 0 { mv1 = (0, 0) }
                         }
@@ -156,12 +165,15 @@ extension NativeH264Decoder {
     /// predicts the same samples as one 16x16 partition).
     func sameMotion(_ mb: Int) -> Bool {
         let base = mb * 16
-        for block in (base + 1)..<(base + 16) {
-            if refIndices[block] != refIndices[base] || refIndicesL1[block] != refIndicesL1[base]
-                || motionX[block] != motionX[base] || motionY[block] != motionY[base]
-                || motionXL1[block] != motionXL1[base] || motionYL1[block] != motionYL1[base] { return false }
+        let r0 = refIndices + base, r1 = refIndicesL1 + base, x0 = motionX + base, y0 = motionY + base
+        let x1 = motionXL1 + base, y1 = motionYL1 + base
+        // Differences ORed together without early exits, so that the loop vectorises.
+        var references: Int8 = 0, vectors: Int32 = 0
+        for block in 1..<16 {
+            references |= (r0[block] ^ r0[0]) | (r1[block] ^ r1[0])
+            vectors |= (x0[block] ^ x0[0]) | (y0[block] ^ y0[0]) | (x1[block] ^ x1[0]) | (y1[block] ^ y1[0])
         }
-        return true
+        return references == 0 && vectors == 0
     }
 
     /// Inter prediction (§8.4.2) of a partition from the motion stored in the tables for its top-left block.
@@ -182,12 +194,41 @@ extension NativeH264Decoder {
         motionYL1.update(repeating: 0, count: count)
     }
 
+    /// Points the motion tables (both lists) into `motion`: the current frame's own, or the decoder's.
+    /// - Parameter motion: tables of at least the picture's blocks.
+    func useMotion(_ motion: PictureMotion) {
+        let one = motion.blockCount
+        refIndices = motion.referenceIndices
+        refIdentities = motion.referenceIdentities
+        motionX = motion.motionX
+        motionY = motion.motionY
+        refIndicesL1 = motion.referenceIndices + one
+        refIdentitiesL1 = motion.referenceIdentities + one
+        motionXL1 = motion.motionX + one
+        motionYL1 = motion.motionY + one
+    }
+
     /// Keeps a finished picture's motion for later B slices' direct prediction (§8.4.1.2.1): both lists'
-    /// tables copied, intra and concealed macroblocks marked intra (−1 in both lists).
+    /// tables copied (unless the picture was decoded into its own, see `useMotion`), intra and concealed
+    /// macroblocks marked intra (−1 in both lists).
     func storeMotion(of picture: DecoderPicture) {
         let motion = picture.motion
         let count = widthInMbs * heightInMbs * 16
         guard motion.blockCount >= count else { return }
+        let one = motion.blockCount
+        if motion.referenceIndices != refIndices {
+            copyMotion(into: motion, count: count)
+        }
+        for mb in 0..<(widthInMbs * heightInMbs) where mbSlice[mb] < pictureFirstSlice || mbKind[mb] != Kind.inter {
+            for block in (mb * 16)..<(mb * 16 + 16) {
+                motion.referenceIndices[block] = -1
+                motion.referenceIndices[block + one] = -1
+            }
+        }
+    }
+
+    /// Copies the motion tables into a picture's (a field picture's, decoded in the decoder's own tables).
+    func copyMotion(into motion: PictureMotion, count: Int) {
         let one = motion.blockCount
         motion.referenceIndices.update(from: refIndices, count: count)
         (motion.referenceIndices + one).update(from: refIndicesL1, count: count)
@@ -197,12 +238,6 @@ extension NativeH264Decoder {
         (motion.motionX + one).update(from: motionXL1, count: count)
         motion.motionY.update(from: motionY, count: count)
         (motion.motionY + one).update(from: motionYL1, count: count)
-        for mb in 0..<(widthInMbs * heightInMbs) where mbSlice[mb] < pictureFirstSlice || mbKind[mb] != Kind.inter {
-            for block in (mb * 16)..<(mb * 16 + 16) {
-                motion.referenceIndices[block] = -1
-                motion.referenceIndices[block + one] = -1
-            }
-        }
     }
 
     /// bS 1 or 0 of an edge between two inter blocks without coefficients (§8.7.2.1), across both lists: 1

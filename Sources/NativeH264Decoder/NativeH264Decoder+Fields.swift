@@ -73,6 +73,7 @@ extension NativeH264Decoder {
         currentTimestamp = timestamp
         pictureFirstSlice = sliceCounter &+ 1
         sliceFilters.removeAll(keepingCapacity: true)
+        useMotion(ownMotion)
         resetListOneMotion()
     }
 

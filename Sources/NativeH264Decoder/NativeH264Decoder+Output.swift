@@ -64,21 +64,28 @@ extension NativeH264Decoder {
         let left = sps.cropUnitX * Int(crop.left), top = sps.cropUnitY * Int(crop.top)
         let width = max(min(sps.width, picture.width - left), 2), height = max(min(sps.height, picture.height - top), 2)
         var planes: [PixelBuffer.Plane] = []
-        var luma = [UInt8](repeating: 0, count: width * height)
-        luma.withUnsafeMutableBufferPointer { out in
-            for row in 0..<height { (out.baseAddress! + row * width).update(from: picture.luma + (top + row) * picture.width + left, count: width) }
+        // Each plane copied once into uninitialised storage (no zero fill first).
+        @inline(__always) func cropped(_ source: UnsafeMutablePointer<UInt8>, stride: Int, left: Int, top: Int, width: Int, height: Int) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: width * height) { out, count in
+                if width == stride && left == 0 {
+                    out.baseAddress!.initialize(from: source + top * stride, count: width * height)
+                } else {
+                    for row in 0..<height { (out.baseAddress! + row * width).initialize(from: source + (top + row) * stride + left, count: width) }
+                }
+                count = width * height
+            }
         }
+        let luma = cropped(picture.luma, stride: picture.width, left: left, top: top, width: width, height: height)
         planes.append(PixelBuffer.Plane(bytes: luma, bytesPerRow: width, rowLength: width, rowCount: height))
         let cw = (width + 1) / 2, ch = (height + 1) / 2
-        var cb = [UInt8](repeating: 128, count: cw * ch), cr = [UInt8](repeating: 128, count: cw * ch)
+        let cb: [UInt8], cr: [UInt8]
         if picture.chromaWidth > 0 {
             let cl = left / 2, ct = top / 2
-            cb.withUnsafeMutableBufferPointer { out in
-                for row in 0..<ch { (out.baseAddress! + row * cw).update(from: picture.cb + (ct + row) * picture.chromaWidth + cl, count: cw) }
-            }
-            cr.withUnsafeMutableBufferPointer { out in
-                for row in 0..<ch { (out.baseAddress! + row * cw).update(from: picture.cr + (ct + row) * picture.chromaWidth + cl, count: cw) }
-            }
+            cb = cropped(picture.cb, stride: picture.chromaWidth, left: cl, top: ct, width: cw, height: ch)
+            cr = cropped(picture.cr, stride: picture.chromaWidth, left: cl, top: ct, width: cw, height: ch)
+        } else {
+            cb = [UInt8](repeating: 128, count: cw * ch)
+            cr = cb
         }
         switch outputFormat {
         case .i420:

@@ -28,6 +28,8 @@ extension NativeH264Decoder {
         picture.timestamp = timestamp
         picture.concealedMacroblocks = 0
         picture.problems = []
+        // The frame's motion is decoded straight into its own tables (nothing to copy when it is finished).
+        useMotion(picture.motion.blockCount == widthInMbs * heightInMbs * 16 ? picture.motion : ownMotion)
         current = picture
         currentFirstHeader = header
         currentSPS = sps
@@ -66,14 +68,8 @@ extension NativeH264Decoder {
             mbQPCr = Self.table(count, Int8(0))
             intraModes = Self.table(count * 16, Int8(2))
             lumaTotals = Self.table(count * 16, UInt8(0))
-            refIndices = Self.table(count * 16, Int8(-1))
-            refIdentities = Self.table(count * 16, Int32(-1))
-            motionX = Self.table(count * 16, Int32(0))
-            motionY = Self.table(count * 16, Int32(0))
-            refIndicesL1 = Self.table(count * 16, Int8(-1))
-            refIdentitiesL1 = Self.table(count * 16, Int32(-1))
-            motionXL1 = Self.table(count * 16, Int32(0))
-            motionYL1 = Self.table(count * 16, Int32(0))
+            ownMotion = PictureMotion(macroblockCount: count)
+            useMotion(ownMotion)
             chromaTotals = Self.table(count * 8, UInt8(0))
             mbTransform8x8 = Self.table(count, UInt8(0))
         }

@@ -19,6 +19,12 @@ extension NativeH264Decoder {
             // Equal implicit weights (32, 32; logWD 5, no offsets) are the default average, bit for bit.
             let index = ref0 * context.weights.implicitStride + ref1
             if !context.weights.implicitWeights.indices.contains(index) || context.weights.implicitWeights[index] == 32 { mode = .none }
+        } else if mode == .explicit {
+            // Default explicit weights (w = 2^logWD, o = 0; x264 --weightp writes them for every reference it does not
+            // weight) give the plain prediction, bit for bit: (x·2^logWD + 2^(logWD−1)) >> logWD is x (8-270), and
+            // for two lists ((a + b)·2^logWD + 2^logWD) >> (logWD + 1) is the rounded average (8-301).
+            let weights = context.weights
+            if (!useL0 || weights.isDefault(list: 0, ref0)) && (!useL1 || weights.isDefault(list: 1, ref1)) { mode = .none }
         }
         if mode == .none || (mode == .implicit && !(useL0 && useL1)) {
             if useL0 != useL1 {

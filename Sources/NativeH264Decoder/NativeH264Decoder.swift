@@ -67,15 +67,21 @@ public final class NativeH264Decoder {
     // Per 4x4 luma block (16 per macroblock, raster order inside the macroblock).
     @exclusivity(unchecked) var intraModes = NativeH264Decoder.table(1, Int8(0))
     @exclusivity(unchecked) var lumaTotals = NativeH264Decoder.table(1, UInt8(0))
-    @exclusivity(unchecked) var refIndices = NativeH264Decoder.table(1, Int8(0))
-    @exclusivity(unchecked) var refIdentities = NativeH264Decoder.table(1, Int32(0))
-    @exclusivity(unchecked) var motionX = NativeH264Decoder.table(1, Int32(0))
-    @exclusivity(unchecked) var motionY = NativeH264Decoder.table(1, Int32(0))
+    // The motion tables below point into a `PictureMotion`: the current frame's own (so that a finished frame keeps
+    // its motion for direct prediction without a copy) or, for field pictures and before the first picture,
+    // `ownMotion`, the decoder's (see `useMotion`).
+    @exclusivity(unchecked) var refIndices: UnsafeMutablePointer<Int8>
+    @exclusivity(unchecked) var refIdentities: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) var motionX: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) var motionY: UnsafeMutablePointer<Int32>
     // The same for list 1 (B slices); reset to "not used" (−1) when a picture starts.
-    @exclusivity(unchecked) var refIndicesL1 = NativeH264Decoder.table(1, Int8(0))
-    @exclusivity(unchecked) var refIdentitiesL1 = NativeH264Decoder.table(1, Int32(0))
-    @exclusivity(unchecked) var motionXL1 = NativeH264Decoder.table(1, Int32(0))
-    @exclusivity(unchecked) var motionYL1 = NativeH264Decoder.table(1, Int32(0))
+    @exclusivity(unchecked) var refIndicesL1: UnsafeMutablePointer<Int8>
+    @exclusivity(unchecked) var refIdentitiesL1: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) var motionXL1: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) var motionYL1: UnsafeMutablePointer<Int32>
+    /// The decoder's own motion tables, of the active size: used by field pictures (whose motion is copied into
+    /// the field when it is finished) and until the first frame.
+    var ownMotion: PictureMotion
     // Per 4x4 chroma block (4 Cb then 4 Cr per macroblock).
     @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
     // Per macroblock: transform_size_8x8_flag (bit 4) and which 8x8 luma blocks have coefficients (bits 0…3).
@@ -124,6 +130,16 @@ public final class NativeH264Decoder {
     public init(outputFormat: PixelFormat = .i420, maximumFrameSize: Int = 139_264) {
         self.outputFormat = outputFormat
         self.maximumFrameSize = maximumFrameSize
+        let motion = PictureMotion(macroblockCount: 1), one = motion.blockCount
+        ownMotion = motion
+        refIndices = motion.referenceIndices
+        refIdentities = motion.referenceIdentities
+        motionX = motion.motionX
+        motionY = motion.motionY
+        refIndicesL1 = motion.referenceIndices + one
+        refIdentitiesL1 = motion.referenceIdentities + one
+        motionXL1 = motion.motionX + one
+        motionYL1 = motion.motionY + one
         coefficients = .allocate(capacity: Self.coefficientCount)
         coefficients.initialize(repeating: 0, count: Self.coefficientCount)
         refCache = .allocate(capacity: 40)
@@ -161,9 +177,7 @@ public final class NativeH264Decoder {
     /// Frees the per-macroblock tables (trivial values: nothing to deinitialise).
     func freeTables() {
         mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
-        intraModes.deallocate(); lumaTotals.deallocate(); refIndices.deallocate(); refIdentities.deallocate()
-        motionX.deallocate(); motionY.deallocate(); chromaTotals.deallocate(); mbTransform8x8.deallocate()
-        refIndicesL1.deallocate(); refIdentitiesL1.deallocate(); motionXL1.deallocate(); motionYL1.deallocate()
+        intraModes.deallocate(); lumaTotals.deallocate(); chromaTotals.deallocate(); mbTransform8x8.deallocate()
     }
 
     /// Luma levels (16 blocks × 16, or 4 8x8 blocks × 64), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC

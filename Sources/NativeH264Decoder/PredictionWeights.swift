@@ -37,6 +37,21 @@ struct PredictionWeights {
     /// `num_ref_idx_l1_active_minus1` + 1, the stride of ``implicitWeights``.
     var implicitStride = 0
 
+    /// Whether the explicit weights of a reference index are the default ones (w = 2^logWD, o = 0 in every
+    /// component, or no entry at all), which predict exactly as no weighting does.
+    /// - Parameters:
+    ///   - list: 0 or 1.
+    ///   - ref: the reference index.
+    /// - Returns: true for default weights.
+    @inline(__always)
+    func isDefault(list: Int, _ ref: Int) -> Bool {
+        let entries = list == 0 ? list0 : list1
+        guard ref >= 0, ref < entries.count else { return true }
+        let entry = entries[ref], luma = 1 << lumaLog2Denominator, chroma = 1 << chromaLog2Denominator
+        return entry.weight.0 == luma && entry.weight.1 == chroma && entry.weight.2 == chroma
+            && entry.offset.0 == 0 && entry.offset.1 == 0 && entry.offset.2 == 0
+    }
+
     /// The explicit entries of one list (§7.4.3.2, §8.4.2.3.2): a weight flag of 0 means 2^denominator and offset 0.
     static func entries(_ coded: [H264PredWeightTable.Entry], count: Int, lumaDenominator: Int, chromaDenominator: Int) -> [Entry] {
         (0..<count).map { index in

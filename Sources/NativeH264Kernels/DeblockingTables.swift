@@ -23,8 +23,7 @@ public struct DeblockingThresholds: Sendable, Hashable {
         indexB = min(max(average + filterOffsetB, 0), 51)
         alpha = Int(Self.alphaTable[indexA])
         beta = Int(Self.betaTable[indexB])
-        let row = Self.tC0Table[indexA]
-        tC0s = UInt32(row[0]) | UInt32(row[1]) << 8 | UInt32(row[2]) << 16
+        tC0s = Self.packedTC0Table[indexA]
     }
 
     /// tC0 for a boundary strength 1…3 (Table 8-17).
@@ -55,5 +54,16 @@ public struct DeblockingThresholds: Sendable, Hashable {
         [1, 1, 1], [1, 1, 2], [1, 1, 2], [1, 1, 2], [1, 1, 2], [1, 2, 3], [1, 2, 3], [2, 2, 3], [2, 2, 4],
         [2, 3, 4], [2, 3, 4], [3, 3, 5], [3, 4, 6], [3, 4, 6], [4, 5, 7], [4, 5, 8], [4, 6, 9], [5, 7, 10],
         [6, 8, 11], [6, 8, 13], [7, 10, 14], [8, 11, 16], [9, 12, 18], [10, 13, 20], [11, 15, 23], [13, 17, 25],
+    ]
+
+    /// ``tC0Table`` with each row packed as ``tC0s`` holds it (bS 1, 2, 3 in bytes 0, 1, 2): one load per edge,
+    /// no row array to retain.
+    static let packedTC0Table: [UInt32] = [
+        0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+        0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x010000,
+        0x010000, 0x010000, 0x010000, 0x010100, 0x010100, 0x010101, 0x010101, 0x010101, 0x010101,
+        0x020101, 0x020101, 0x020101, 0x020101, 0x030201, 0x030201, 0x030202, 0x040202, 0x040302,
+        0x040302, 0x050303, 0x060403, 0x060403, 0x070504, 0x080504, 0x090604, 0x0A0705, 0x0B0806,
+        0x0D0806, 0x0E0A07, 0x100B08, 0x120C09, 0x140D0A, 0x170F0B, 0x19110D,
     ]
 }

@@ -126,6 +126,13 @@ public enum LumaInterpolation {
         }
     }
 
+    /// Clip1Y of a 6-tap result in Int16 (8-bit samples: the tap lies in −2550…10710, far inside Int16, so that
+    /// the rows vectorise eight samples to a 128-bit register rather than four in Int32).
+    @inline(__always)
+    static func clip255(_ value: Int16) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+    }
+
     /// Stores `value`, or the rounded average of it and what `out` holds (8-250 … 8-261).
     @inline(__always)
     static func store(_ value: UInt8, _ out: UnsafeMutablePointer<UInt8>, _ average: Bool) {
@@ -136,7 +143,12 @@ public enum LumaInterpolation {
     static func copy(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int, _ out: UnsafeMutablePointer<UInt8>, _ os: Int,
                      average: Bool) {
         for y in 0..<h {
-            if !average { (out + y &* os).update(from: g + y &* s, count: w); continue }
+            if !average {
+                // An element loop (no memmove call per row of 4…16 samples).
+                let r = g + y &* s, o = out + y &* os
+                for x in 0..<w { o[x] = r[x] }
+                continue
+            }
             let r = g + y &* s, o = out + y &* os
             for x in 0..<w { store(r[x], o + x, true) }
         }
@@ -148,9 +160,9 @@ public enum LumaInterpolation {
         for y in 0..<h {
             let r = g + y &* s, o = out + y &* os
             for x in 0..<w {
-                let v = Int32(r[x &- 2]) &+ Int32(r[x &+ 3]) &- 5 &* (Int32(r[x &- 1]) &+ Int32(r[x &+ 2]))
-                    &+ 20 &* (Int32(r[x]) &+ Int32(r[x &+ 1]))
-                store(clip1((v &+ 16) >> 5), o + x, average)
+                let v = Int16(r[x &- 2]) &+ Int16(r[x &+ 3]) &- 5 &* (Int16(r[x &- 1]) &+ Int16(r[x &+ 2]))
+                    &+ 20 &* (Int16(r[x]) &+ Int16(r[x &+ 1]))
+                store(clip255((v &+ 16) >> 5), o + x, average)
             }
         }
     }
@@ -162,9 +174,9 @@ public enum LumaInterpolation {
             let r = g + y &* s, o = out + y &* os
             let m2 = r - 2 &* s, m1 = r - s, p1 = r + s, p2 = r + 2 &* s, p3 = r + 3 &* s
             for x in 0..<w {
-                let v = Int32(m2[x]) &+ Int32(p3[x]) &- 5 &* (Int32(m1[x]) &+ Int32(p2[x]))
-                    &+ 20 &* (Int32(r[x]) &+ Int32(p1[x]))
-                store(clip1((v &+ 16) >> 5), o + x, average)
+                let v = Int16(m2[x]) &+ Int16(p3[x]) &- 5 &* (Int16(m1[x]) &+ Int16(p2[x]))
+                    &+ 20 &* (Int16(r[x]) &+ Int16(p1[x]))
+                store(clip255((v &+ 16) >> 5), o + x, average)
             }
         }
     }
@@ -173,20 +185,21 @@ public enum LumaInterpolation {
     @inline(__always)
     static func center(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int,
                        _ out: UnsafeMutablePointer<UInt8>, _ os: Int, average: Bool) {
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 16 * 21) { buffer in
+        // The intermediates b1 lie in −2550…10710 (Int16); the second tap needs Int32.
+        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 16 * 21) { buffer in
             let t = buffer.baseAddress!
             for y in 0..<(h + 5) {
                 let r = g + (y &- 2) &* s, o = t + y &* 16
                 for x in 0..<w {
-                    o[x] = Int32(r[x &- 2]) &+ Int32(r[x &+ 3]) &- 5 &* (Int32(r[x &- 1]) &+ Int32(r[x &+ 2]))
-                        &+ 20 &* (Int32(r[x]) &+ Int32(r[x &+ 1]))
+                    o[x] = Int16(r[x &- 2]) &+ Int16(r[x &+ 3]) &- 5 &* (Int16(r[x &- 1]) &+ Int16(r[x &+ 2]))
+                        &+ 20 &* (Int16(r[x]) &+ Int16(r[x &+ 1]))
                 }
             }
             for y in 0..<h {
                 let c = t + (y &+ 2) &* 16, o = out + y &* os
                 let m2 = c - 32, m1 = c - 16, p1 = c + 16, p2 = c + 32, p3 = c + 48
                 for x in 0..<w {
-                    let v = m2[x] &+ p3[x] &- 5 &* (m1[x] &+ p2[x]) &+ 20 &* (c[x] &+ p1[x])
+                    let v = Int32(m2[x]) &+ Int32(p3[x]) &- 5 &* (Int32(m1[x]) &+ Int32(p2[x])) &+ 20 &* (Int32(c[x]) &+ Int32(p1[x]))
                     store(clip1((v &+ 512) >> 10), o + x, average)
                 }
             }
