@@ -96,28 +96,32 @@ struct WHIPPublishProofTests {
             body = await reader.readexactly(int(headers.get("content-length", "0")))
             status, extra, payload = "405 Method Not Allowed", "", b""
             if method == "POST":
-                state["post"] = time.monotonic()
-                result["authorization"] = headers.get("authorization")
-                result["content_type"] = headers.get("content-type")
-                offer = body.decode()
-                result["offer_has_rtx"] = "rtx/90000" in offer
-                pc = RTCPeerConnection()
-                state["pc"] = pc
-                @pc.on("track")
-                def on_track(track):
-                    task = read_video(pc, track) if track.kind == "video" else read_audio(track)
-                    state["tasks"].append(asyncio.ensure_future(task))
-                await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
-                await pc.setLocalDescription(await pc.createAnswer())
-                payload = pc.localDescription.sdp.encode()
-                result["answer_setup"] = [l for l in pc.localDescription.sdp.split("\r\n") if l.startswith("a=setup:")][:1]
-                status, extra = "201 Created", "Content-Type: application/sdp\r\nLocation: /whip/resource/abc123\r\n"
+              try:
+                  state["post"] = time.monotonic()
+                  result["authorization"] = headers.get("authorization")
+                  result["content_type"] = headers.get("content-type")
+                  offer = body.decode()
+                  result["offer_has_rtx"] = "rtx/90000" in offer
+                  pc = RTCPeerConnection()
+                  state["pc"] = pc
+                  @pc.on("track")
+                  def on_track(track):
+                      task = read_video(pc, track) if track.kind == "video" else read_audio(track)
+                      state["tasks"].append(asyncio.ensure_future(task))
+                  await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
+                  await pc.setLocalDescription(await pc.createAnswer())
+                  payload = pc.localDescription.sdp.encode()
+                  result["answer_setup"] = [l for l in pc.localDescription.sdp.split("\r\n") if l.startswith("a=setup:")][:1]
+                  status, extra = "201 Created", "Content-Type: application/sdp\r\nLocation: /whip/resource/abc123\r\n"
+              except Exception as error:
+                result["post_error"] = repr(error)
+                status, extra, payload = "400 Bad Request", "", repr(error).encode()
             elif method == "DELETE":
                 result["delete_target"] = target
                 status = "200 OK"
             writer.write(f"HTTP/1.1 {status}\r\n{extra}Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n".encode() + payload)
             await writer.drain()
-            if method == "DELETE":
+            if method == "DELETE" or "post_error" in result:
                 deleted.set()
         finally:
             writer.close()
@@ -264,7 +268,7 @@ struct WHIPPublishProofTests {
         let statistics = try #require(outcome.statistics)
         print("WHIP publish aiortc NACK: \(outcome.output.split(separator: "\n").last ?? "") — sent \(sent.videoFramesSent); session \(statistics)")
         #expect(outcome.retransmissionNegotiated, "aiortc answers with rtx")
-        #expect(dropped > 10, "\(result)")
+        #expect(dropped >= 5, "\(result)")
         #expect(statistics.packetsRetransmitted * 10 >= dropped * 9, "\(statistics) for \(dropped) dropped")
         #expect(decoded * 10 >= sent.videoFramesSent * 9, "decoded \(decoded) of \(sent.videoFramesSent)")
     }
@@ -274,7 +278,7 @@ struct WHIPPublishProofTests {
     func commandPublishes() async throws {
         let directory = try ExternalTool.temporaryDirectory()
         let (result, output, process) = try await Self.withEndpoint(pliAfter: 0, drop: 0) { url in
-            try await Streamkit.run(["publish", "camera", url, "--size", "\(Self.width)x\(Self.height)", "--fps", "30", "--duration", "5",
+            try await Streamkit.run(["publish", "camera", url, "--size", "\(Self.width)x\(Self.height)", "--fps", "30", "--duration", "5", "--profile", "baseline",
                                      "--audio-codec", "opus", "--bearer-token", Self.token], in: directory, seconds: 60)
         }
         print("WHIP publish CLI: \(output)")
