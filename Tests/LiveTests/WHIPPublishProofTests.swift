@@ -30,6 +30,7 @@ struct WHIPPublishProofTests {
     from aiortc.mediastreams import MediaStreamError
 
     port_file, pli_after, drop = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    passive = len(sys.argv) > 4 and sys.argv[4] == "passive"
     result = {"video_frames": 0, "audio_frames": 0, "dropped": 0}
     idr_times, seen = [], set()
     state = {"pc": None, "post": None, "tasks": []}
@@ -109,7 +110,11 @@ struct WHIPPublishProofTests {
                       task = read_video(pc, track) if track.kind == "video" else read_audio(track)
                       state["tasks"].append(asyncio.ensure_future(task))
                   await pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
-                  await pc.setLocalDescription(await pc.createAnswer())
+                  answer = await pc.createAnswer()
+                  if passive:
+                      # aiortc takes its DTLS role from the answer it applies: passive makes it the DTLS server, us the client.
+                      answer = RTCSessionDescription(sdp=answer.sdp.replace("a=setup:active", "a=setup:passive"), type="answer")
+                  await pc.setLocalDescription(answer)
                   payload = pc.localDescription.sdp.encode()
                   result["answer_setup"] = [l for l in pc.localDescription.sdp.split("\r\n") if l.startswith("a=setup:")][:1]
                   status, extra = "201 Created", "Content-Type: application/sdp\r\nLocation: /whip/resource/abc123\r\n"
@@ -156,15 +161,16 @@ struct WHIPPublishProofTests {
         let statistics: WebRTCPeerSession.Statistics?
         let connectionTime: Duration?
         let retransmissionNegotiated: Bool
+        let role: DTLSRole?
     }
 
     /// Starts the endpoint, runs `publisher` with its URL, and returns the endpoint's JSON line once it has printed it
     /// (after the DELETE) with what `publisher` returned.
-    static func withEndpoint<T: Sendable>(pliAfter: Int, drop: Int,
+    static func withEndpoint<T: Sendable>(pliAfter: Int, drop: Int, setup: String = "active",
                                           _ publisher: @Sendable (String) async throws -> T) async throws -> (result: [String: Any], output: String, value: T) {
         let directory = try ExternalTool.temporaryDirectory()
         let portFile = directory.appendingPathComponent("port").path
-        let peer = Task { try await PythonPeers.run(Self.endpoint, [portFile, String(pliAfter), String(drop)], seconds: 100) }
+        let peer = Task { try await PythonPeers.run(Self.endpoint, [portFile, String(pliAfter), String(drop), setup], seconds: 100) }
         var port: Int?
         for _ in 0..<300 {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text) {
@@ -195,8 +201,8 @@ struct WHIPPublishProofTests {
     /// Starts the endpoint, then a pipeline (camera at 30 fps through x264 with a key frame only every 10 s, so a key
     /// frame in between is one the endpoint asked for; Opus from a synthetic microphone when the build encodes it)
     /// publishing to it for `seconds`.
-    static func publish(seconds: Double, pliAfter: Int, drop: Int) async throws -> Outcome {
-        let (result, output, published) = try await withEndpoint(pliAfter: pliAfter, drop: drop) { url -> Published in
+    static func publish(seconds: Double, pliAfter: Int, drop: Int, setup: String = "active") async throws -> Outcome {
+        let (result, output, published) = try await withEndpoint(pliAfter: pliAfter, drop: drop, setup: setup) { url -> Published in
             var video = LiveTestSupport.video(width: width, height: height, bitRate: 500_000)
             video.maxKeyFrameInterval = 300
             video.expectedFrameRate = 30
@@ -222,7 +228,8 @@ struct WHIPPublishProofTests {
         let client = published.client
         return Outcome(result: result, output: output, report: published.report, statistics: client?.session.statistics,
                        connectionTime: client?.session.connectionTime,
-                       retransmissionNegotiated: client?.session.track(.video)?.retransmissionPayloadType != nil)
+                       retransmissionNegotiated: client?.session.track(.video)?.retransmissionPayloadType != nil,
+                       role: client?.session.role)
     }
 
     struct Published: Sendable {
@@ -270,6 +277,18 @@ struct WHIPPublishProofTests {
         #expect(outcome.retransmissionNegotiated, "aiortc answers with rtx")
         #expect(dropped >= 5, "\(result)")
         #expect(statistics.packetsRetransmitted * 10 >= dropped * 9, "\(statistics) for \(dropped) dropped")
+        #expect(decoded * 10 >= sent.videoFramesSent * 9, "decoded \(decoded) of \(sent.videoFramesSent)")
+    }
+
+    @Test("an answer with a=setup:passive makes us the DTLS client: aiortc (the DTLS server) decodes the stream",
+          .enabled(if: PythonPeers.isRunnable("aiortc", "aioice") && LiveTestSupport.encodesInRealTime))
+    func dtlsClientRole() async throws {
+        let outcome = try await Self.publish(seconds: 4, pliAfter: 0, drop: 0, setup: "passive")
+        let sent = try #require(outcome.report.destinations.first, "\(outcome.report)")
+        let decoded = outcome.result["video_frames"] as? Int ?? 0
+        print("WHIP publish aiortc, we the DTLS client: \(outcome.output) — sent \(sent.videoFramesSent); ICE+DTLS \(outcome.connectionTime.map { "\($0)" } ?? "?")")
+        #expect(outcome.role == .client)
+        #expect(outcome.result["answer_setup"] as? [String] == ["a=setup:passive"], "\(outcome.result)")
         #expect(decoded * 10 >= sent.videoFramesSent * 9, "decoded \(decoded) of \(sent.videoFramesSent)")
     }
 
