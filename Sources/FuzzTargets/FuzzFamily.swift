@@ -57,6 +57,11 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     /// The WHEP endpoint's request path: HTTP requests (offers, DELETE, PATCH) answered by a ``WHEPEndpoint``
     /// (sessions need the OpenSSL trait).
     case whep
+    /// The full ICE agent's check list (``ICECheckList``): hostile datagrams, and STUN requests and responses built
+    /// from the input with valid integrity (matching our outstanding transactions), between timer ticks.
+    case iceAgent
+    /// A WHIP endpoint's answer read against our offer (``WebRTCPublishAnswer``), and a check list made from it.
+    case whipAnswer
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

@@ -56,7 +56,7 @@ struct EncodingOptions {
 
     /// `--audio-codec aac|opus`.
     static let audioCodec = OptionSpec<CodecType>(
-        "--audio-codec", value: "aac|opus", help: "the audio codec (opus: libopus, 48 kHz mono or stereo, into MP4 only so far)",
+        "--audio-codec", value: "aac|opus", help: "the audio codec (opus: libopus, 48 kHz mono or stereo: into MP4 (.m4a), and to WHIP endpoints)",
         default: .aac, shown: "aac",
         parse: OptionValueParsers.choice(of: "audio codec", [(["aac"], .aac), (["opus"], .opus)]))
 
@@ -116,7 +116,7 @@ struct EncodingOptions {
         // The default bit rate gives way to --qp; a bit rate given with it is left for the library's rule to refuse.
         bitRate = parsed.isGiven(Self.bitRate) || quantizer == nil ? parsed.value(Self.bitRate) : nil
         audioBitRate = parsed.value(Self.audioBitRate) ?? 96_000
-        // `encode` alone takes --audio-codec; the live commands' destinations (FLV, RTMP, HLS …) carry AAC.
+        // `encode` and `publish` take --audio-codec (Opus for MP4 and WHIP); the other live commands' destinations carry AAC.
         audioCodec = parsed.declares(Self.audioCodec) ? parsed.value(Self.audioCodec) ?? .aac : .aac
         gop = parsed.given(Self.gop)
         bFrames = parsed.given(Self.bFrames)

@@ -92,6 +92,7 @@ struct LiveLaunch: Sendable {
         var configuration = LiveConfiguration(video: options.compressionConfiguration, audioBitRate: options.audioBitRate, registry: registry)
         configuration.frameLimit = frameLimit
         configuration.delivery = delivery
+        configuration.audioCodec = options.audioCodec
         if let minimumBitRate { configuration.minimumBitRate = minimumBitRate }
         if options.bitRate == nil { configuration.adaptation = nil }
         return LivePipeline(video: video, audio: audio, configuration: configuration)

@@ -9,7 +9,7 @@ struct PublishCommand {
     /// `INPUT`.
     static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv/.mp4/.ts/Annex B file (sent as it is)")
     /// `DEST…`.
-    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, srt://HOST:PORT[?OPTIONS], or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
+    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, srt://HOST:PORT[?OPTIONS], http://HOST:PORT/PATH (a WHIP endpoint), or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
     /// `--re`.
     static let realTime = OptionSpec(flag: "--re", help: "an .flv, .mp4, .ts or Annex B file: send it at its own pace (else as fast as the destinations take it)")
     /// `--save FILE`.
@@ -22,6 +22,10 @@ struct PublishCommand {
     static let maximumDelay = OptionSpec("--max-delay", value: "SECONDS",
                                          help: "the most media queued for a slow link before frames are dropped", default: 2.0, shown: "2",
                                          parse: OptionValueParsers.seconds)
+
+    /// `--bearer-token TOKEN`.
+    static let bearerToken = OptionSpec("--bearer-token", value: "TOKEN", help: "the WHIP endpoint's bearer token (Authorization: Bearer, RFC 9725 §4.5)",
+                                        parse: OptionValueParsers.text)
 
     /// The options that only mean something for an input encoded here.
     static let encodingOnly: [any OptionDeclaring] = [EncodingOptions.codec, EncodingOptions.size, EncodingOptions.bitRate, EncodingOptions.gop,
@@ -36,13 +40,14 @@ struct PublishCommand {
             CommonOptions.frames.documentingDefault("all; endless for camera, testsrc and sine"), NetworkOptions.duration,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
-            EncodingOptions.audioBitRate,
+            EncodingOptions.audioBitRate, EncodingOptions.audioCodec, bearerToken,
         ],
         notes: ["One encoder feeds every destination; each has its own queue, so a slow or dead one never stalls the others.",
                 "A slow link steps the bit rate down (and back up), drops whole frames nothing depends on, and reports each;",
                 "a lost connection is retried with backoff. Ctrl-C sends what is queued, then closes every destination.",
                 "An .flv, .mp4 or .ts input keeps its H.264/H.265 and AAC and their timestamps (B-frame composition times too).",
-                "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps)."])
+                "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps).",
+                "A WHIP endpoint (http://) takes H.264 and Opus over WebRTC: give --audio-codec opus (FFmpeg engine), or a video-only input."])
 
     let launch: LiveLaunch
     let destinations: [String]
@@ -50,6 +55,8 @@ struct PublishCommand {
     let maximumDelay: Double
     /// The certificates an `rtmps://` server may present (`--ca-file`, else the system's).
     let tlsTrust: TLSTrust
+    /// The WHIP endpoint's bearer token (`--bearer-token`).
+    let bearerToken: String?
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `publish`, parsed with ``table``.
@@ -61,6 +68,7 @@ struct PublishCommand {
         savePath = parsed.given(Self.save)
         maximumDelay = parsed.value(Self.maximumDelay) ?? 2
         tlsTrust = parsed.given(ReceiveCommand.caFile).map { .certificateFile($0) } ?? .systemRoots
+        bearerToken = parsed.given(Self.bearerToken)
         let input = try LiveInput(parsing: word)
         if input.isEncoded {
             if let name = parsed.firstGiven(among: Self.encodingOnly + [Self.save]) {
@@ -85,6 +93,7 @@ struct PublishCommand {
     func run() async -> Int32 {
         var options = LiveDestinations.Options()
         options.rtmp = RTMPDestination.Options(maximumDelay: maximumDelay, minimumBitRate: launch.minimumBitRate, tlsTrust: tlsTrust)
+        options.whip.bearerToken = bearerToken
         return await launch.send(to: destinations, options: options, savePath: savePath, label: "publish")
     }
 }
