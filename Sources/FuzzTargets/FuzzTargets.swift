@@ -51,6 +51,8 @@ public enum FuzzTargets {
         if families.contains(.webrtcSDP) { webrtcOffer(bytes) }
         if families.contains(.rtcpFeedback) { rtcpFeedback(bytes) }
         if families.contains(.whep) { whep(bytes) }
+        if families.contains(.whip) { whip(bytes) }
+        if families.contains(.webrtcReceive) { webrtcReceive(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.
