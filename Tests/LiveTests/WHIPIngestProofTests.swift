@@ -113,7 +113,7 @@ struct WHIPIngestProofTests {
         print("WHIP FFmpeg at 5 % loss: \(recording.pictures) pictures, \(recording.audioFrames) audio frames; dropped \(dropped); "
               + "video \(video); audio \(audio)")
         let sent = Self.seconds * Self.frameRate
-        #expect(video.packets.received > 300, "enough packets for 5 % to matter")
+        #expect(video.packets.received > 200, "enough packets for 5 % to matter")
         #expect(dropped >= (video.packets.received + audio.packets.received) / 25, "about 1 in 20 dropped")
         #expect(video.packets.requested > 0 && video.nackPackets > 0)
         #expect(video.retransmissions > 0, "FFmpeg answered with rtx")

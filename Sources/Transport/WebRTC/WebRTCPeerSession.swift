@@ -157,6 +157,9 @@ public final class WebRTCPeerSession: Sendable {
     private let onClose: @Sendable (String) -> Void
     private let receiver: Mutex<WebRTCMediaReceiver>
     private let isReceiving: Bool
+    /// Whether reduced-size RTCP (RFC 5506) was negotiated: feedback then goes as lone packets, which FFmpeg's WHIP
+    /// muxer needs (it reads a datagram as one NACK).
+    private let reducedSizeRTCP: Bool
     private let receivedSink: AsyncStream<WebRTCMediaReceiver.Output>.Continuation
     private let receiveStart: ContinuousClock.Instant
     private let inboundLoss: Mutex<InboundLoss>
@@ -228,6 +231,7 @@ public final class WebRTCPeerSession: Sendable {
         }
         receiver = Mutex(WebRTCMediaReceiver(tracks: receiving ? Self.receivedTracks(choices, offer: offer) : [], configuration: configuration.receiver))
         isReceiving = receiving
+        reducedSizeRTCP = choices.contains { offer.media.indices.contains($0.index) && offer.media[$0.index].rtcpReducedSize }
         receiverSSRC = UInt32.random(in: 1...UInt32.max)
         receiveStart = .now
         inboundLoss = Mutex(InboundLoss())
@@ -530,7 +534,18 @@ public final class WebRTCPeerSession: Sendable {
             return receiver.feedback(at: now, senderSSRC: receiverSSRC)
         }
         for output in outputs { receivedSink.yield(output) }
-        if !feedback.isEmpty { sendControl(RTCPCompoundPacket([.receiverReport(RTCPReceiverReport(ssrc: receiverSSRC))] + feedback)) }
+        sendFeedback(feedback)
+    }
+
+    /// Sends NACKs and PLIs: each alone where reduced-size RTCP was negotiated (RFC 5506 §3), else behind an empty
+    /// receiver report in one compound packet (RFC 3550 §6.1: a compound packet starts with a report).
+    private func sendFeedback(_ feedback: [RTCPPacket]) {
+        guard !feedback.isEmpty else { return }
+        if reducedSizeRTCP {
+            for packet in feedback { sendControl(RTCPCompoundPacket([packet])) }
+        } else {
+            sendControl(RTCPCompoundPacket([.receiverReport(RTCPReceiverReport(ssrc: receiverSSRC))] + feedback))
+        }
     }
 
     /// The test hook: drops the first arrival of a media packet whose sequence number is a multiple of the interval.
@@ -565,13 +580,8 @@ public final class WebRTCPeerSession: Sendable {
                     reportDue ? receiver.receiverReport(at: now, senderSSRC: receiverSSRC) : nil)
         }
         for output in outputs { receivedSink.yield(output) }
-        if var report {
-            report.packets.append(contentsOf: feedback)
-            sendControl(report)
-        } else if !feedback.isEmpty {
-            // RFC 3550 §6.1: a compound packet starts with a report (an empty one: nothing to report yet).
-            sendControl(RTCPCompoundPacket([.receiverReport(RTCPReceiverReport(ssrc: receiverSSRC))] + feedback))
-        }
+        if let report { sendControl(report) }
+        sendFeedback(feedback)
     }
 
     /// Protects an RTCP packet with SRTCP and sends it to the nominated address.
