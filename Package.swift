@@ -119,7 +119,7 @@ let package = Package(
         ]),
         // Layer 6: the live pipeline (sources → one encoder per rendition → destinations), and the umbrella module.
         .target(name: "Live", dependencies: ["Capture", "Codecs", "Containers", "RTP", "Transport", "POSIX", "MediaCore",
-                                            "AAC", "H264", "HEVC", "NativeAAC"]),
+                                            "AAC", "H264", "HEVC", "NativeAAC", "Opus"]),
         .target(name: "StreamKit", dependencies: ["AAC", "Bitstream", "Capture", "Codecs", "Containers", "H264", "HEVC", "Live",
                                                   "MediaCore", "POSIX", "RTP", "Transport"]),
         // Layer 7

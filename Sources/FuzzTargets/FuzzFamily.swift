@@ -62,6 +62,12 @@ public enum FuzzFamily: String, CaseIterable, Sendable {
     case iceAgent
     /// A WHIP endpoint's answer read against our offer (``WebRTCPublishAnswer``), and a check list made from it.
     case whipAnswer
+    /// The WHIP endpoint's request path: HTTP requests (offers, DELETE, PATCH, bearer tokens) answered by a
+    /// ``WHIPEndpoint`` (sessions need the OpenSSL trait).
+    case whip
+    /// A WHIP ingest's receiving half: RTP and rtx packets through ``WebRTCMediaReceiver`` (NACK jitter buffer, H.264
+    /// and Opus depacketizing, NACK/PLI/receiver reports).
+    case webrtcReceive
 
     /// The families that `STREAMKIT_FUZZ_ONLY` names (every family when it is not set), read once.
     public static let chosenByEnvironment = selection(from: ProcessInfo.processInfo.environment["STREAMKIT_FUZZ_ONLY"])

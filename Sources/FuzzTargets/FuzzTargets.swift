@@ -53,6 +53,8 @@ public enum FuzzTargets {
         if families.contains(.whep) { whep(bytes) }
         if families.contains(.iceAgent) { iceAgent(bytes) }
         if families.contains(.whipAnswer) { whipAnswer(bytes) }
+        if families.contains(.whip) { whip(bytes) }
+        if families.contains(.webrtcReceive) { webrtcReceive(bytes) }
     }
 
     /// The Y4M, WAV and raw-video readers, reading every frame until the end or a typed error.

@@ -5,12 +5,16 @@ import Transport
 /// `streamkit receive (SDP_FILE | rtsp://URL) -o OUT`: a shell over the library's ``RTPSource`` / ``RTSPSource`` and
 /// ``LivePipeline`` — after a loss, frames are withheld until the next key frame, so nothing damaged is written — into
 /// Annex B, ADTS, MP4 or decoded Y4M. It prints what became of every frame and packet. From `rtmp[s]://`
-/// it plays a stream, and with `--listen` it is an RTMP ingest (see ``RTMPReceive``).
+/// it plays a stream, and with `--listen` it is an RTMP ingest (see ``RTMPReceive``); `http://… --listen` is a WHIP
+/// ingest (see ``WHIPReceive``).
 struct ReceiveCommand {
     /// `SOURCE`.
-    static let source = PositionalSpec("SOURCE", help: "an .sdp file, rtsp://[USER:PASSWORD@]HOST[:PORT]/PATH, rtmp[s]://HOST[:PORT]/APP/KEY or srt://HOST:PORT[?OPTIONS]")
+    static let source = PositionalSpec("SOURCE", help: "an .sdp file, rtsp://[USER:PASSWORD@]HOST[:PORT]/PATH, rtmp[s]://HOST[:PORT]/APP/KEY, srt://HOST:PORT[?OPTIONS] or (with --listen) http://HOST:PORT/PATH")
     /// `--listen`.
-    static let listen = OptionSpec(flag: "--listen", help: "rtmp://ADDRESS:PORT/APP/KEY: accept one publisher with that stream key; srt://ADDRESS:PORT: wait for one caller")
+    static let listen = OptionSpec(flag: "--listen", help: "rtmp://ADDRESS:PORT/APP/KEY: accept one publisher with that stream key; srt://ADDRESS:PORT: wait for one caller; http://ADDRESS:PORT/PATH: a WHIP endpoint for one publisher")
+    /// `--token TOKEN`.
+    static let token = OptionSpec("--token", value: "TOKEN", help: "WHIP: the bearer token the publisher must present (else 401)",
+                                  parse: OptionValueParsers.text)
     /// `--audio-output FILE`.
     static let audioOutput = OptionSpec("--audio-output", value: "FILE", help: "RTMP: also write the AAC audio to this .aac file",
                                         parse: OptionValueParsers.text)
@@ -30,11 +34,12 @@ struct ReceiveCommand {
         positionals: [source],
         options: [
             CommonOptions.output.required(), NetworkOptions.transport, frames, NetworkOptions.duration, idle,
-            listen, audioOutput, caFile,
+            listen, audioOutput, caFile, token,
         ],
         notes: ["OUTPUT: .h264/.264, .h265/.hevc (the video as received), .aac (ADTS), .mp4 (video + audio, as received) or .y4m (decoded); .flv for RTMP; .ts and .flv for SRT.",
                 "SRT: MPEG-TS over srt:// with FFmpeg's options (mode, latency in µs, passphrase, pbkeylen, streamid, tsbpd); built with --traits SRT.",
                 "RTMP: a wrong stream key is refused; --listen records until the publisher leaves.",
+                "WHIP (RFC 9725): http://HOST:PORT/PATH --listen takes one publisher's H.264 + Opus (FFmpeg -f whip, OBS, browsers) into .mp4, .h264 or .y4m; NACK and PLI repair losses; built with --traits OpenSSL.",
                 "Prints frames good / lost / withheld, packets lost / reordered / duplicated, jitter, and the A/V offset."])
 
     let sourceWord: String
@@ -45,6 +50,7 @@ struct ReceiveCommand {
     let idleSeconds: Double
     let rtmp: RTMPReceive?
     let srt: SRTReceive?
+    let whip: WHIPReceive?
 
     /// Reads the command's arguments.
     /// - Parameter parsed: the words after `receive`, parsed with ``table``.
@@ -55,6 +61,7 @@ struct ReceiveCommand {
         let lowered = sourceWord.lowercased()
         let isRTMP = lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://")
         let isSRT = lowered.hasPrefix("srt://")
+        let isWHIP = lowered.hasPrefix("http://")
         switch (output as NSString).pathExtension.lowercased() {
         case "h264", "264", "h265", "265", "hevc", "aac", "y4m": break
         case "mp4": break
@@ -63,14 +70,35 @@ struct ReceiveCommand {
         default: throw .invalidValue(option: "--output", value: output, reason: "does not end in .h264, .h265, .aac or .y4m"
                                         + (isRTMP ? ", .mp4 or .flv" : isSRT ? ", .mp4, .flv or .ts" : " or .mp4"))
         }
+        whip = try Self.whipReceive(parsed, source: sourceWord, output: output, isWHIP: isWHIP)
         srt = try Self.srtReceive(parsed, source: sourceWord, output: output, isSRT: isSRT)
-        rtmp = isSRT ? nil : try Self.rtmpReceive(parsed, source: sourceWord, output: output, isRTMP: isRTMP)
+        rtmp = isSRT || isWHIP ? nil : try Self.rtmpReceive(parsed, source: sourceWord, output: output, isRTMP: isRTMP)
         let isRTSP = sourceWord.lowercased().hasPrefix("rtsp://")
         if !isRTSP, parsed.isGiven(NetworkOptions.transport) { throw .conflict("--transport is for rtsp:// sources; an SDP file names UDP ports") }
         transport = parsed.value(NetworkOptions.transport) ?? .udp
         frameLimit = parsed.given(Self.frames)
         seconds = parsed.given(NetworkOptions.duration)
         idleSeconds = parsed.value(Self.idle) ?? 3
+    }
+
+    /// The WHIP ingest, for an `http://` URL with `--listen`; refuses `--token` for the others.
+    private static func whipReceive(_ parsed: ParsedOptions, source: String, output: String, isWHIP: Bool) throws(CommandLineError) -> WHIPReceive? {
+        guard isWHIP else {
+            if parsed.isGiven(token) { throw .conflict("--token is for a WHIP ingest (http://… --listen)") }
+            return nil
+        }
+        guard parsed.value(listen) ?? false else { throw .conflict("http:// is a WHIP ingest: give --listen") }
+        for (option, given) in [("--audio-output", parsed.isGiven(audioOutput)), ("--ca-file", parsed.isGiven(caFile)),
+                                ("--transport", parsed.isGiven(NetworkOptions.transport))] where given {
+            throw .conflict("\(option) is not for a WHIP ingest")
+        }
+        switch (output as NSString).pathExtension.lowercased() {
+        case "mp4", "h264", "264", "y4m": break
+        default: throw .invalidValue(option: "--output", value: output, reason: "a WHIP ingest writes .mp4, .h264 or .y4m")
+        }
+        do { _ = try HTTPURL(parsing: source) } catch { throw .invalidValue(option: "SOURCE", value: source, reason: "\(error)") }
+        return WHIPReceive(url: source, token: parsed.given(token), output: output, frameLimit: parsed.given(frames),
+                           seconds: parsed.given(NetworkOptions.duration), idleSeconds: parsed.value(idle) ?? 3)
     }
 
     /// The SRT source, for an `srt://` URL (`--listen` makes it a listener, as `mode=listener` does).
@@ -123,6 +151,7 @@ struct ReceiveCommand {
         do {
             if let rtmp { return try await rtmp.run() }
             if let srt { return try await srt.run() }
+            if let whip { return try await whip.run() }
             return try await receive()
         } catch {
             printError("streamkit receive: \(error)")

@@ -36,6 +36,12 @@ public final class WebRTCPeerSession: Sendable {
         public var historyCapacity: Int
         /// The largest RTP packet before protection (the SRTP tag is added to it).
         public var maximumPacketSize: Int
+        /// A receiving session's jitter buffers, NACK and PLI timings (WHIP ingest).
+        public var receiver = WebRTCMediaReceiver.Configuration()
+        /// A test hook for a receiving session: when above 0, each RTP packet of a media payload type whose sequence
+        /// number is a multiple of it is dropped on its first arrival, before SRTP (a loss of 1/N that a
+        /// retransmission repairs). 0 in normal use.
+        public var inboundLossInterval = 0
 
         /// A configuration.
         /// - Parameters:
@@ -90,6 +96,10 @@ public final class WebRTCPeerSession: Sendable {
         public var packetsRetransmitted = 0
         /// SRTCP packets that failed authentication or did not parse as RTCP.
         public var malformedControlPackets = 0
+        /// SRTP packets a receiving session refused: failed authentication, or replayed (RFC 3711 §3.3.2).
+        public var refusedMediaPackets = 0
+        /// RTP packets a receiving session dropped under ``Configuration/inboundLossInterval`` (a test hook).
+        public var droppedForTest = 0
         /// Every count at zero.
         public init() {}
     }
@@ -129,6 +139,14 @@ public final class WebRTCPeerSession: Sendable {
     public let configuration: Configuration
     /// What happens, for one reader (the newest 256 kept); it finishes when the session closes.
     public let events: AsyncStream<WebRTCPeerSessionEvent>
+    /// A receiving session's media (a WHIP publisher's), for one reader, with the newest
+    /// ``receivedMediaLimit`` outputs kept when it falls behind; it finishes when the session closes. A session that
+    /// only sends finishes it at once.
+    public let receivedMedia: AsyncStream<WebRTCMediaReceiver.Output>
+    /// Our SSRC as a receiver (the sender of our receiver reports, NACKs and PLIs).
+    public let receiverSSRC: UInt32
+    /// How many received outputs wait for the reader at most.
+    public static let receivedMediaLimit = 4096
 
     private let eventSink: AsyncStream<WebRTCPeerSessionEvent>.Continuation
     private let socket: UDPSocket
@@ -137,6 +155,14 @@ public final class WebRTCPeerSession: Sendable {
     private let state: Mutex<State>
     private let ticker: Mutex<Task<Void, Never>?>
     private let onClose: @Sendable (String) -> Void
+    private let receiver: Mutex<WebRTCMediaReceiver>
+    private let isReceiving: Bool
+    /// Whether reduced-size RTCP (RFC 5506) was negotiated: feedback then goes as lone packets, which FFmpeg's WHIP
+    /// muxer needs (it reads a datagram as one NACK).
+    private let reducedSizeRTCP: Bool
+    private let receivedSink: AsyncStream<WebRTCMediaReceiver.Output>.Continuation
+    private let receiveStart: ContinuousClock.Instant
+    private let inboundLoss: Mutex<InboundLoss>
 
     /// Answers an offer: binds a UDP port, makes the answer and starts answering checks.
     /// - Parameters:
@@ -149,16 +175,20 @@ public final class WebRTCPeerSession: Sendable {
     ///   - retransmissionSSRCs: our rtx SSRC per kind (used where the offer has rtx).
     ///   - h264Profiles: the H.264 profiles accepted, preferred first (what the encoder makes first).
     ///   - configuration: timings and bounds.
+    ///   - receiving: whether the session takes media the peer sends (a WHIP ingest: its sections are answered
+    ///     `recvonly` and their packets come out of ``receivedMedia``); it then sends media only where `sendingSSRCs`
+    ///     names a kind.
     ///   - onClose: called once with `id` when the session closes (an endpoint forgets it then).
     /// - Throws: ``WebRTCSessionError``.
     public init(offer: WebRTCOffer, id: String, bindingTo address: SocketAddress, on loop: EventLoop, certificate: DTLSCertificate,
                 sendingSSRCs: [WebRTCMediaKind: UInt32], retransmissionSSRCs: [WebRTCMediaKind: UInt32] = [:],
                 h264Profiles: [WebRTCAnswerOptions.H264Profile] = [.constrainedBaseline, .high],
-                configuration: Configuration = Configuration(), onClose: @escaping @Sendable (String) -> Void = { _ in })
+                configuration: Configuration = Configuration(), receiving: Bool = false,
+                onClose: @escaping @Sendable (String) -> Void = { _ in })
         throws(WebRTCSessionError)
     {
-        let probe = WebRTCAnswerOptions(iceUserFragment: "", icePassword: "", fingerprint: "", candidates: [], sends: true, receives: false,
-                                        h264Profiles: h264Profiles)
+        let probe = WebRTCAnswerOptions(iceUserFragment: "", icePassword: "", fingerprint: "", candidates: [],
+                                        sends: !receiving || !sendingSSRCs.isEmpty, receives: receiving, h264Profiles: h264Profiles)
         let choices = offer.choices(probe).filter { WebRTCMediaKind(rawValue: $0.kind) != nil }
         guard let first = choices.first else { throw .offer(.unrepresentableFormat("no offered section has H.264 (packetization-mode 1) or Opus")) }
         let section = offer.media[first.index]
@@ -199,6 +229,15 @@ public final class WebRTCPeerSession: Sendable {
             tracks.append(Track(kind: kind, payloadType: choice.codec.payloadType, ssrc: ssrc, clockRate: choice.codec.rtpMap.clockRate,
                                 retransmissionPayloadType: rtx?.0, retransmissionSSRC: rtx?.1))
         }
+        receiver = Mutex(WebRTCMediaReceiver(tracks: receiving ? Self.receivedTracks(choices, offer: offer) : [], configuration: configuration.receiver))
+        isReceiving = receiving
+        reducedSizeRTCP = choices.contains { offer.media.indices.contains($0.index) && offer.media[$0.index].rtcpReducedSize }
+        receiverSSRC = UInt32.random(in: 1...UInt32.max)
+        receiveStart = .now
+        inboundLoss = Mutex(InboundLoss())
+        (receivedMedia, receivedSink) = AsyncStream.makeStream(of: WebRTCMediaReceiver.Output.self,
+                                                               bufferingPolicy: .bufferingNewest(Self.receivedMediaLimit))
+        if !receiving { receivedSink.finish() }
         self.id = id
         self.answer = answer.text
         self.tracks = tracks
@@ -287,7 +326,8 @@ public final class WebRTCPeerSession: Sendable {
     private func receive(_ kind: MultiplexedPacketKind, _ bytes: [UInt8]) {
         switch kind {
         case .dtls: receiveDTLS(bytes)
-        case .rtp: receiveControl(bytes)
+        case .rtp:
+            if bytes.count >= 2, (192...223).contains(bytes[1]) { receiveControl(bytes) } else { receiveMedia(bytes) }
         default: return
         }
     }
@@ -354,6 +394,7 @@ public final class WebRTCPeerSession: Sendable {
             state.withLock { $0.statistics.malformedControlPackets += 1 }
             return
         }
+        noteReceivedControl(packet)
         var compound: RTCPCompoundPacket?
         if requests.isEmpty { compound = try? RTCPCompoundPacket(parsing: packet) }
         if let compound, compound.packets.contains(where: { if case .goodbye = $0 { return true } else { return false } }) {
@@ -448,6 +489,123 @@ public final class WebRTCPeerSession: Sendable {
         }
     }
 
+    // MARK: - Receiving media (WHIP ingest)
+
+    /// A receiving session's counters: per track, packets, NACKs, recoveries, frames, PLIs (`nil` for a session
+    /// that only sends).
+    public var receiverStatistics: WebRTCMediaReceiver.Statistics? { isReceiving ? receiver.withLock { $0.statistics } : nil }
+
+    /// The receiver's tracks: each accepted section the peer sends on, with its payload types and whether NACKs are
+    /// sent for it (the offer's `a=rtcp-fb:… nack`, or rtx).
+    private static func receivedTracks(_ choices: [WebRTCOffer.Choice], offer: WebRTCOffer) -> [WebRTCMediaReceiver.Track] {
+        var tracks: [WebRTCMediaReceiver.Track] = []
+        for choice in choices where choice.direction.hasSuffix("recv") || choice.direction == "recvonly" {
+            guard !tracks.contains(where: { $0.kind == choice.kind }) else { continue }
+            let nack = choice.codec.feedback.contains("nack") || choice.retransmission != nil
+            tracks.append(WebRTCMediaReceiver.Track(kind: choice.kind, payloadType: choice.codec.payloadType,
+                                                    retransmissionPayloadType: choice.retransmission?.payloadType,
+                                                    clockRate: choice.codec.rtpMap.clockRate, sendsNACK: nack))
+        }
+        return tracks
+    }
+
+    /// The time on the receiver's clock.
+    private var receiveTime: Duration { ContinuousClock.now - receiveStart }
+
+    /// An SRTP packet from the publisher: the test hook's loss, SRTP unprotection with its replay window (RFC 3711
+    /// §3.3.2), then the receiver (jitter buffer, depacketizers); the NACKs and PLI it then wants are sent at once.
+    private func receiveMedia(_ bytes: [UInt8]) {
+        guard isReceiving, bytes.count >= 12 else { return }
+        if configuration.inboundLossInterval > 0, dropsForTest(bytes) {
+            state.withLock { $0.statistics.droppedForTest += 1 }
+            return
+        }
+        guard let inbound = state.withLock({ $0.inbound }) else { return }
+        var packet = bytes
+        do { try inbound.unprotectRTP(&packet) } catch {
+            state.withLock { $0.statistics.refusedMediaPackets += 1 }
+            return
+        }
+        let now = receiveTime
+        let view = ByteView(packet)
+        var outputs: [WebRTCMediaReceiver.Output] = []
+        let feedback = receiver.withLock { receiver -> [RTCPPacket] in
+            receiver.receive(view, at: now) { outputs.append($0) }
+            return receiver.feedback(at: now, senderSSRC: receiverSSRC)
+        }
+        for output in outputs { receivedSink.yield(output) }
+        sendFeedback(feedback)
+    }
+
+    /// Sends NACKs and PLIs: each alone where reduced-size RTCP was negotiated (RFC 5506 §3), else behind an empty
+    /// receiver report in one compound packet (RFC 3550 §6.1: a compound packet starts with a report).
+    private func sendFeedback(_ feedback: [RTCPPacket]) {
+        guard !feedback.isEmpty else { return }
+        if reducedSizeRTCP {
+            for packet in feedback { sendControl(RTCPCompoundPacket([packet])) }
+        } else {
+            sendControl(RTCPCompoundPacket([.receiverReport(RTCPReceiverReport(ssrc: receiverSSRC))] + feedback))
+        }
+    }
+
+    /// The test hook: drops the first arrival of a media packet whose sequence number is a multiple of the interval.
+    private func dropsForTest(_ bytes: [UInt8]) -> Bool {
+        let payloadType = bytes[1] & 0x7F
+        guard isReceiving,
+              receiver.withLock({ $0.tracks.contains { $0.payloadType == payloadType } }) else { return false }
+        let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+        guard Int(sequence) % configuration.inboundLossInterval == 0 else { return false }
+        let key = UInt32(payloadType) << 16 | UInt32(sequence)
+        return inboundLoss.withLock { loss in
+            if loss.dropped.count > 65536 { loss.dropped.removeAll() }
+            return loss.dropped.insert(key).inserted
+        }
+    }
+
+    /// Sender reports from the publisher, for the receiver reports and lip sync.
+    private func noteReceivedControl(_ packet: [UInt8]) {
+        guard isReceiving, let compound = try? RTCPCompoundPacket(parsing: packet) else { return }
+        let now = receiveTime
+        receiver.withLock { $0.receiveControl(compound, at: now) }
+    }
+
+    /// Every tick: what waited long enough for its holes goes on; NACKs and PLIs due; a receiver report when due.
+    private func advanceReceiver(reportDue: Bool) {
+        guard isReceiving else { return }
+        let now = receiveTime
+        var outputs: [WebRTCMediaReceiver.Output] = []
+        let (feedback, report) = receiver.withLock { receiver -> ([RTCPPacket], RTCPCompoundPacket?) in
+            receiver.advance(to: now) { outputs.append($0) }
+            return (receiver.feedback(at: now, senderSSRC: receiverSSRC),
+                    reportDue ? receiver.receiverReport(at: now, senderSSRC: receiverSSRC) : nil)
+        }
+        for output in outputs { receivedSink.yield(output) }
+        if let report { sendControl(report) }
+        sendFeedback(feedback)
+    }
+
+    /// Protects an RTCP packet with SRTCP and sends it to the nominated address.
+    private func sendControl(_ compound: RTCPCompoundPacket) {
+        guard var bytes = try? compound.serialized() else { return }
+        let outbound = state.withLock { $0.isClosed ? nil : $0.outbound }
+        guard let outbound else { return }
+        do {
+            try outbound.protectRTCP(&bytes)
+            _ = try agent.send(bytes)
+        } catch {
+            return
+        }
+    }
+
+    /// At the end: what the receiver still holds is handed on, and ``receivedMedia`` finishes.
+    private func finishReceiving() {
+        guard isReceiving else { return }
+        var outputs: [WebRTCMediaReceiver.Output] = []
+        receiver.withLock { $0.finish { outputs.append($0) } }
+        for output in outputs { receivedSink.yield(output) }
+        receivedSink.finish()
+    }
+
     // MARK: - Timers
 
     /// Every 50 ms: DTLS retransmission, the handshake deadline, ICE consent, sender reports.
@@ -492,6 +650,7 @@ public final class WebRTCPeerSession: Sendable {
                 return
             }
             if connected, reportDue { sendReports() }
+            if connected { advanceReceiver(reportDue: reportDue) }
         }
     }
 
@@ -508,10 +667,16 @@ public final class WebRTCPeerSession: Sendable {
             return task
         }
         task?.cancel()
+        finishReceiving()
         eventSink.yield(.closed(reason))
         eventSink.finish()
         onClose(id)
     }
+}
+
+/// The test hook's memory: the sequence numbers dropped once already (so that their repair passes).
+private struct InboundLoss {
+    var dropped: Set<UInt32> = []
 }
 
 /// The session the ICE agent's handler calls, set once before the agent starts.

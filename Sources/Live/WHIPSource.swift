@@ -1,0 +1,246 @@
+import Bitstream
+import MediaCore
+import Opus
+import POSIX
+import RTP
+import Synchronization
+import Transport
+
+/// A WHIP ingest (RFC 9725) as the source of a ``LivePipeline``: one publisher — FFmpeg's `-f whip`, OBS, a browser —
+/// POSTs its offer to the ``WHIPEndpoint`` at `http://HOST:PORT/PATH` and sends H.264 and Opus over SRTP; the
+/// pictures and Opus packets come out as ``EncodedMedia`` with the stream's own times, to be recorded (MP4 with
+/// `avc1` and `Opus`) or sent on.
+///
+/// The receiving ``WebRTCPeerSession`` keeps a jitter buffer per track, asks for lost packets with NACKs and for a
+/// key frame with PLI; pictures after a loss are withheld until the next IDR, so nothing damaged comes out, and each
+/// frame that could not be rebuilt is counted in ``receiverStatistics``. Times: each track's RTP clock, unwrapped,
+/// from its first frame, which is placed at its arrival after the first frame of either track (lip sync to a few
+/// milliseconds on a link without queues; the sender reports are kept in the statistics).
+///
+/// The source ends when the publisher DELETEs its resource, leaves (DTLS close, RTCP BYE, ICE consent), or at
+/// ``stop()``.
+///
+/// ```swift
+/// let ingest = try WHIPSource(listeningAt: "http://127.0.0.1:8080/live/whip")
+/// let pipeline = LivePipeline(source: ingest)
+/// pipeline.add(MP4FileDestination(path: "ingest.mp4"), options: .recording())
+/// ```
+public actor WHIPSource: EncodedMediaSource {
+    /// The most frames read ahead while the formats are learnt.
+    public static let readAheadLimit = 1024
+
+    /// `whip http://HOST:PORT/PATH`.
+    public nonisolated let name: String
+    /// The endpoint publishers POST to.
+    public nonisolated let endpoint: WHIPEndpoint
+    /// The server the endpoint is mounted on.
+    public nonisolated let server: HTTPServer
+    /// How long ``open()`` waits for the formats once the publisher's media flows.
+    public nonisolated let formatTimeout: Duration
+
+    private nonisolated let ownsServer: Bool
+    private nonisolated let sessions: AsyncStream<WebRTCPeerSession>
+    private nonisolated let sessionSink: AsyncStream<WebRTCPeerSession>.Continuation
+    private nonisolated let current = Mutex<WebRTCPeerSession?>(nil)
+    private var media: AsyncStream<WebRTCMediaReceiver.Output>.Iterator?
+    private var ready: [EncodedMedia] = []
+    private var framing = ReceivedVideoFraming(codec: .h264, format: nil, frameRate: 30)
+    private var audioFormat: AudioFormatDescription?
+    private var clocks: [String: TrackClock] = [:]
+    private var firstArrival: Duration?
+    private var isStopped = false
+
+    /// A track's RTP clock, unwrapped from its first frame (RFC 3550 §5.1: each timestamp at its signed 32-bit
+    /// distance from the previous one) and placed at that frame's arrival.
+    private struct TrackClock {
+        var last: UInt32
+        var ticks: Int64 = 0
+        var offsetTicks: Int64
+    }
+
+    /// An ingest on a server the caller runs (its CORS policy applies; other endpoints may share it).
+    /// - Parameters:
+    ///   - server: the HTTP server.
+    ///   - path: the endpoint's path (for example `/live/whip`).
+    ///   - token: the bearer token the publisher must present, if any.
+    ///   - mediaAddress: where the session's UDP port is bound (default: the server's address, any port).
+    ///   - configuration: the session's timings and the receiver's bounds.
+    ///   - formatTimeout: how long ``open()`` waits for a key frame and the first audio frame once media flows.
+    /// - Throws: ``DTLSError/unavailable`` in a build without the `OpenSSL` trait, or why the certificate could not be made.
+    public init(server: HTTPServer, path: String, token: String? = nil, mediaAddress: SocketAddress? = nil,
+                configuration: WebRTCPeerSession.Configuration = WebRTCPeerSession.Configuration(),
+                formatTimeout: Duration = .seconds(10)) throws(DTLSError) {
+        try self.init(server: server, ownsServer: false, path: path, token: token, mediaAddress: mediaAddress, configuration: configuration,
+                      formatTimeout: formatTimeout)
+    }
+
+    /// An ingest on a server of its own, listening at a URL (`streamkit receive --listen http://HOST:PORT/PATH`).
+    /// - Parameters:
+    ///   - url: `http://HOST:PORT/PATH` (HOST a numeric address; port 0 for any).
+    ///   - token: the bearer token the publisher must present, if any.
+    ///   - configuration: the session's timings and the receiver's bounds.
+    ///   - formatTimeout: how long ``open()`` waits for the formats once media flows.
+    /// - Throws: ``LiveSourceError`` (`unavailable`) for a bad URL, a port that cannot be bound, or a build without OpenSSL.
+    public init(listeningAt url: String, token: String? = nil, configuration: WebRTCPeerSession.Configuration = WebRTCPeerSession.Configuration(),
+                formatTimeout: Duration = .seconds(10)) throws(LiveSourceError) {
+        let parsed: HTTPURL
+        let address: SocketAddress
+        do {
+            parsed = try HTTPURL(parsing: url)
+            let host = parsed.host.hasPrefix("[") ? String(parsed.host.dropFirst().dropLast()) : parsed.host
+            address = try SocketAddress(host: host, port: parsed.port)
+        } catch {
+            throw LiveSourceError(source: url, kind: .unavailable, reason: "\(error)")
+        }
+        let server: HTTPServer
+        do {
+            let loop = try EventLoop()
+            server = try HTTPServer(configuration: HTTPServerConfiguration(address: address), on: loop)
+        } catch {
+            throw LiveSourceError(source: url, kind: .unavailable, reason: "\(error)")
+        }
+        let path = String(parsed.target.split(separator: "?", maxSplits: 1).first ?? "/")
+        do {
+            try self.init(server: server, ownsServer: true, path: path, token: token, mediaAddress: nil, configuration: configuration,
+                          formatTimeout: formatTimeout)
+        } catch {
+            server.stop()
+            server.loop.shutdown()
+            throw LiveSourceError(source: url, kind: .unavailable, reason: "\(error)")
+        }
+        server.start()
+    }
+
+    private init(server: HTTPServer, ownsServer: Bool, path: String, token: String?, mediaAddress: SocketAddress?,
+                 configuration: WebRTCPeerSession.Configuration, formatTimeout: Duration) throws(DTLSError) {
+        let certificate = try DTLSCertificate()
+        var media = mediaAddress ?? server.localAddress
+        if mediaAddress == nil { media.port = 0 }
+        let (stream, sink) = AsyncStream.makeStream(of: WebRTCPeerSession.self, bufferingPolicy: .bufferingNewest(1))
+        sessions = stream
+        sessionSink = sink
+        let endpoint = WHIPEndpoint(path: path, mediaAddress: media, on: server.loop, certificate: certificate, token: token,
+                                    configuration: configuration) { session in sink.yield(session) }
+        endpoint.mount(on: server)
+        self.endpoint = endpoint
+        self.server = server
+        self.ownsServer = ownsServer
+        self.formatTimeout = formatTimeout
+        let address = server.localAddress
+        let host = address.family == .ipv6 ? "[\(address.host)]" : address.host
+        name = "whip http://\(host):\(address.port)\(endpoint.path)"
+    }
+
+    /// The URL publishers POST to.
+    public nonisolated var url: String {
+        let address = server.localAddress
+        let host = address.family == .ipv6 ? "[\(address.host)]" : address.host
+        return "http://\(host):\(address.port)\(endpoint.path)"
+    }
+
+    /// The publisher's session, once it has posted its offer.
+    public nonisolated var session: WebRTCPeerSession? { current.withLock { $0 } }
+
+    /// The receiver's counters (packets, NACKs, recoveries, PLIs, frames good, lost and withheld per track).
+    public nonisolated var receiverStatistics: WebRTCMediaReceiver.Statistics? { session?.receiverStatistics }
+
+    /// Waits for a publisher, for its media, and reads until the formats of the tracks it sends are known (the first
+    /// key frame's SPS and PPS; Opus 48 kHz stereo), or ``formatTimeout`` after the first frame.
+    /// - Returns: the formats and the frame rate (from the first pictures' times; 0 when unknown).
+    /// - Throws: ``LiveSourceError``: `disconnected` when stopped or the publisher left before any frame, `unsupported`
+    ///   when no format could be learnt.
+    public func open() async throws(LiveSourceError) -> LiveStreamDescription {
+        var iterator = sessions.makeAsyncIterator()
+        guard !isStopped, let session = await iterator.next(isolation: self), !isStopped else {
+            throw LiveSourceError(source: name, kind: .disconnected, reason: "stopped before a publisher came")
+        }
+        current.withLock { $0 = session }
+        media = session.receivedMedia.makeAsyncIterator()
+        let kinds = Set(session.receiverStatistics?.tracks.keys.map { $0 } ?? [])
+        var deadline: ContinuousClock.Instant?
+        var videoTimes: [Int64] = []
+        var index = 0
+        while index < Self.readAheadLimit, (kinds.contains("video") && framing.format == nil) || (kinds.contains("audio") && audioFormat == nil) {
+            if let deadline, ContinuousClock.now > deadline { break }
+            while ready.count <= index, await fill() {
+                if deadline == nil, !ready.isEmpty { deadline = .now + formatTimeout }
+                if let deadline, ContinuousClock.now > deadline { break }
+            }
+            guard ready.count > index else { break }
+            if case let .video(frame) = ready[index], videoTimes.count < 2 { videoTimes.append(frame.pts.converted(to: 90_000).value) }
+            index += 1
+        }
+        guard framing.format != nil || audioFormat != nil else {
+            if media == nil { throw LiveSourceError(source: name, kind: .disconnected, reason: "the publisher left before any frame") }
+            throw LiveSourceError(source: name, kind: .unsupported, reason: "no H.264 key frame with its parameter sets and no Opus arrived")
+        }
+        var frameRate = 0.0
+        if videoTimes.count == 2, videoTimes[1] > videoTimes[0] { frameRate = 90_000 / Double(videoTimes[1] - videoTimes[0]) }
+        // Frames before the format was known (audio ahead of the first picture) carry it now.
+        return LiveStreamDescription(video: framing.format, audio: audioFormat, frameRate: frameRate)
+    }
+
+    /// The next picture or Opus packet, as it arrived.
+    /// - Returns: the frame, or `nil` once the publisher left or the source was stopped.
+    public func next() async throws(LiveSourceError) -> EncodedMedia? {
+        while !isStopped, ready.isEmpty, await fill() {}
+        guard !isStopped, !ready.isEmpty else { return nil }
+        return ready.removeFirst()
+    }
+
+    /// Ends the source: the publisher's session closes, and the server too if the source made it.
+    public func stop() {
+        isStopped = true
+        ready = []
+        sessionSink.finish()
+        endpoint.closeAll()
+        endpoint.unmount(from: server)
+        if ownsServer {
+            server.stop()
+            server.loop.shutdown()
+        }
+    }
+
+    /// Takes the next output of the session; `false` once it has ended.
+    private func fill() async -> Bool {
+        guard var iterator = media else { return false }
+        let output = await iterator.next(isolation: self)
+        media = iterator
+        guard let output else {
+            media = nil
+            return false
+        }
+        switch output {
+        case let .video(unit, arrival):
+            let pts = time(of: unit.timestamp, kind: "video", rate: 90_000, arrival: arrival)
+            if let frame = framing.frame(of: unit, pts: pts), ready.count < Self.readAheadLimit { ready.append(.video(frame)) }
+        case let .audio(frame, arrival):
+            guard let packet = try? OpusPacket(frame.data.prefix(2)) else { return true }
+            let format = audioFormat ?? AudioFormatDescription(codec: .opus, sampleRate: 48000, channelCount: 2, profile: "Opus",
+                                                               audioSpecificConfig: OpusIdentificationHeader(channelCount: 2, preSkip: 0).opusHeadBytes(),
+                                                               samplesPerFrame: 960)
+            audioFormat = format
+            let pts = time(of: frame.timestamp, kind: "audio", rate: 48000, arrival: arrival)
+            let encoded = EncodedAudioFrame(data: Array(frame.data), pts: pts,
+                                            duration: MediaTime(value: Int64(packet.sampleCount), timescale: 48000), format: format)
+            if ready.count < Self.readAheadLimit { ready.append(.audio(encoded)) }
+        case .lost:
+            break
+        }
+        return true
+    }
+
+    /// A frame's time: its track's unwrapped RTP time since the track's first frame, plus that frame's arrival after
+    /// the first frame of any track.
+    private func time(of timestamp: UInt32, kind: String, rate: Int64, arrival: Duration) -> MediaTime {
+        let first = firstArrival ?? arrival
+        firstArrival = first
+        let offset = arrival - first
+        let seconds = Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18
+        var clock = clocks[kind] ?? TrackClock(last: timestamp, offsetTicks: Int64(seconds * Double(rate)))
+        clock.ticks += Int64(Int32(bitPattern: timestamp &- clock.last))
+        clock.last = timestamp
+        clocks[kind] = clock
+        return MediaTime(value: max(0, clock.ticks + clock.offsetTicks), timescale: Int32(rate))
+    }
+}
