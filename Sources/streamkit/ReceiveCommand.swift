@@ -12,8 +12,8 @@ struct ReceiveCommand {
     static let source = PositionalSpec("SOURCE", help: "an .sdp file, rtsp://[USER:PASSWORD@]HOST[:PORT]/PATH, rtmp[s]://HOST[:PORT]/APP/KEY, srt://HOST:PORT[?OPTIONS] or (with --listen) http://HOST:PORT/PATH")
     /// `--listen`.
     static let listen = OptionSpec(flag: "--listen", help: "rtmp://ADDRESS:PORT/APP/KEY: accept one publisher with that stream key; srt://ADDRESS:PORT: wait for one caller; http://ADDRESS:PORT/PATH: a WHIP endpoint for one publisher")
-    /// `--token TOKEN`.
-    static let token = OptionSpec("--token", value: "TOKEN", help: "WHIP: the bearer token the publisher must present (else 401)",
+    /// `--bearer-token TOKEN`.
+    static let token = OptionSpec("--bearer-token", value: "TOKEN", help: "WHIP: the bearer token the publisher must present (else 401)",
                                   parse: OptionValueParsers.text)
     /// `--audio-output FILE`.
     static let audioOutput = OptionSpec("--audio-output", value: "FILE", help: "RTMP: also write the AAC audio to this .aac file",
@@ -81,10 +81,10 @@ struct ReceiveCommand {
         idleSeconds = parsed.value(Self.idle) ?? 3
     }
 
-    /// The WHIP ingest, for an `http://` URL with `--listen`; refuses `--token` for the others.
+    /// The WHIP ingest, for an `http://` URL with `--listen`; refuses `--bearer-token` for the others.
     private static func whipReceive(_ parsed: ParsedOptions, source: String, output: String, isWHIP: Bool) throws(CommandLineError) -> WHIPReceive? {
         guard isWHIP else {
-            if parsed.isGiven(token) { throw .conflict("--token is for a WHIP ingest (http://… --listen)") }
+            if parsed.isGiven(token) { throw .conflict("--bearer-token is for a WHIP ingest (http://… --listen)") }
             return nil
         }
         guard parsed.value(listen) ?? false else { throw .conflict("http:// is a WHIP ingest: give --listen") }
