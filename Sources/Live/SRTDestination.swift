@@ -210,10 +210,11 @@ public final class SRTDestination: LiveDestination {
     }
 
     /// The adaptation's thread: reads the connections' counters every ``Options/statisticsInterval`` until the
-    /// destination finishes, and reports each bit rate the link calls for. Peers that stopped acknowledging are left
-    /// out; a listener whose pullers have all gone returns to the stream's rate.
+    /// destination finishes, and reports each bit rate the link calls for. A listener's pullers that stopped answering
+    /// are left out (a caller's one peer never is); a listener whose pullers have all gone returns to the stream's rate.
     private func watchLink(_ adaptation: SRTLinkAdaptation) {
         var adaptation = adaptation
+        let isCaller = url.options.mode != .listener
         let clock = ContinuousClock()
         let start = clock.now
         let interval = options.statisticsInterval.components
@@ -227,7 +228,9 @@ public final class SRTDestination: LiveDestination {
                 var answering: [SRTStatistics] = []
                 for index in state.peers.indices where state.peers[index].isStarted {
                     guard let statistics = state.peers[index].socket.statistics() else { continue }
-                    let answers = state.peers[index].liveness.observe(statistics, at: now)
+                    // The one peer a caller dialled is the link itself: its silence is congestion, or a loss that
+                    // ends the connection anyway; only a listener's pullers are weighed against each other.
+                    let answers = isCaller || state.peers[index].liveness.observe(statistics, at: now)
                     state.peers[index].isSilent = !answers
                     if answers { answering.append(statistics) }
                 }

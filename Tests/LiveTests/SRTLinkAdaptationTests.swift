@@ -7,9 +7,10 @@ import Testing
 /// peer that stopped acknowledging from a narrow link.
 struct SRTLinkAdaptationTests {
     static func counters(bufferMilliseconds: Int, rttMilliseconds: Int = 2, droppedBySender: Int = 0,
-                         acknowledgements: Int = 0, inFlight: Int = 0) -> SRTStatistics {
+                         acknowledgements: Int = 0, lossReports: Int = 0, inFlight: Int = 0) -> SRTStatistics {
         var statistics = SRTStatistics()
         statistics.acknowledgementsReceived = acknowledgements
+        statistics.negativeAcknowledgementsReceived = lossReports
         statistics.packetsInFlight = inFlight
         statistics.sendBufferDelay = .milliseconds(bufferMilliseconds)
         statistics.roundTripTime = .milliseconds(rttMilliseconds)
@@ -105,6 +106,17 @@ struct SRTLinkAdaptationTests {
             narrow.observe(Self.counters(bufferMilliseconds: 300, acknowledgements: 100 + step * 3, inFlight: 60), at: Double(step) * 0.25)
         }
         #expect(!narrowAnswers.contains(false), "a narrow link still acknowledges")
+        // Behind a congested queue the acknowledgement number waits for a retransmission while loss reports go on.
+        var congested = SRTPeerLiveness()
+        let congestedAnswers = (0..<8).map { step in
+            congested.observe(Self.counters(bufferMilliseconds: 350, acknowledgements: 900, lossReports: 40 + step, inFlight: 80), at: Double(step) * 0.25)
+        }
+        #expect(!congestedAnswers.contains(false), "loss reports are answers too")
+        var mute = SRTPeerLiveness()
+        let muteAnswers = (0..<3).map { step in
+            mute.observe(Self.counters(bufferMilliseconds: 350, acknowledgements: 900, lossReports: 40, inFlight: 80), at: Double(step) * 0.25)
+        }
+        #expect(muteAnswers == [true, false, false], "neither kind for 0.25 s: silent")
         var idle = SRTPeerLiveness()
         let idleAnswers = (0..<20).map { step in idle.observe(Self.counters(bufferMilliseconds: 0, acknowledgements: 7), at: Double(step) * 0.25) }
         #expect(!idleAnswers.contains(false), "nothing waits for an answer")

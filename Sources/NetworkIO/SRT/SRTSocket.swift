@@ -174,6 +174,7 @@ public final class SRTSocket: Sendable {
         statistics.receiveBufferDelay = .milliseconds(Int(raw.msRcvBuf))
         statistics.packetsInFlight = Int(raw.pktFlightSize)
         statistics.acknowledgementsReceived = Int(raw.pktRecvACKTotal)
+        statistics.negativeAcknowledgementsReceived = Int(raw.pktRecvNAKTotal)
         return statistics
         #else
         return nil

@@ -35,6 +35,9 @@ public struct SRTStatistics: Hashable, Sendable, CustomStringConvertible {
     public var packetsInFlight: Int
     /// Acknowledgements received from the peer (full and light ACKs) — a sender's sign that the peer is still there.
     public var acknowledgementsReceived: Int
+    /// Negative acknowledgements (loss reports) received from the peer — the other sign that it is still there: a
+    /// receiver behind a congested link reports losses while its acknowledgement number waits for a retransmission.
+    public var negativeAcknowledgementsReceived: Int
 
     /// Counters all zero.
     public init() {
@@ -55,6 +58,7 @@ public struct SRTStatistics: Hashable, Sendable, CustomStringConvertible {
         receiveBufferDelay = .zero
         packetsInFlight = 0
         acknowledgementsReceived = 0
+        negativeAcknowledgementsReceived = 0
     }
 
     /// For example `RTT 1.2 ms, sent 1830 packets (12 retransmitted, 12 reported lost), received 0 (0 lost, 0 dropped)`.
