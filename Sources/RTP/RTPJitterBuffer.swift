@@ -50,17 +50,9 @@ public struct RTPJitterBuffer: Sendable {
     /// What the buffer saw so far.
     public private(set) var statistics = Statistics()
 
-    private var slots: [RTPPacket?]
-    /// The sequence numbers released last, by slot (−1: none), to tell duplicates from late packets.
-    private var released: [Int32]
-    private let mask: Int
-    /// The sequence number released next.
-    private var expected: UInt16?
-    /// The newest sequence number inserted, as a distance from `expected`.
+    private var ring: RTPSequenceRing
+    /// The newest sequence number inserted, as a distance from the expected one.
     private var newestDistance = -1
-    private var held = 0
-    private var pending: [Output] = []
-    private var pendingIndex = 0
 
     /// A jitter buffer.
     /// - Parameter reorderWindow: how many packets may overtake a missing one before it is given up (1…32768,
@@ -69,10 +61,7 @@ public struct RTPJitterBuffer: Sendable {
         var size = 1
         while size < min(max(reorderWindow, 1), 32768) { size <<= 1 }
         self.reorderWindow = size
-        self.slots = Array(repeating: nil, count: size)
-        self.released = Array(repeating: -1, count: size)
-        self.mask = size - 1
-        pending.reserveCapacity(2 * size)
+        ring = RTPSequenceRing(size: size)
     }
 
     /// Takes a packet.
@@ -82,15 +71,15 @@ public struct RTPJitterBuffer: Sendable {
     public mutating func insert(_ packet: RTPPacket) -> InsertOutcome {
         statistics.received += 1
         let sequence = packet.sequenceNumber
-        guard let base = expected else {
-            expected = sequence
+        guard let base = ring.expected else {
+            ring.start(at: sequence)
             store(packet, distance: 0)
             return .buffered
         }
         let distance = RTPSequenceNumber.distance(from: base, to: sequence)
         if distance < 0 {
             // Within the window behind, the ring of released numbers tells a repeat from a packet given up.
-            if distance >= -reorderWindow, released[Int(sequence) & mask] == Int32(sequence) {
+            if ring.wasReleased(sequence, distance: distance) {
                 statistics.duplicates += 1
                 return .duplicate
             }
@@ -102,7 +91,7 @@ public struct RTPJitterBuffer: Sendable {
             advance(by: distance - reorderWindow + 1)
             return insert(reinserting: packet)
         }
-        if let existing = slots[Int(sequence) & mask], existing.sequenceNumber == sequence {
+        if ring.holds(sequence) {
             statistics.duplicates += 1
             return .duplicate
         }
@@ -118,18 +107,20 @@ public struct RTPJitterBuffer: Sendable {
     private mutating func store(_ packet: RTPPacket, distance: Int) {
         if distance < newestDistance { statistics.reordered += 1 }
         newestDistance = max(newestDistance, distance)
-        slots[Int(packet.sequenceNumber) & mask] = packet
-        held += 1
+        ring.store(packet)
     }
 
     /// The next packet or gap in sequence order, or `nil` while the next packet may still come.
     /// - Returns: the output.
     public mutating func next() -> Output? {
-        if let output = takePending() { return output }
-        guard let base = expected else { return nil }
-        if let packet = take(base) { return .packet(packet) }
+        if let output = ring.takePending() { return output }
+        guard let base = ring.expected else { return nil }
+        if let packet = ring.take(base) {
+            newestDistance -= 1
+            return .packet(packet)
+        }
         // Waiting for `base`: give it up once the window has passed it.
-        guard held > 0, newestDistance >= reorderWindow - 1 || held >= reorderWindow else { return nil }
+        guard ring.held > 0, newestDistance >= reorderWindow - 1 || ring.held >= reorderWindow else { return nil }
         return giveUpGap()
     }
 
@@ -138,79 +129,24 @@ public struct RTPJitterBuffer: Sendable {
     public mutating func drain() -> [Output] {
         var outputs: [Output] = []
         while let output = next() { outputs.append(output) }
-        while held > 0 {
+        while ring.held > 0 {
             if let gap = giveUpGap() { outputs.append(gap) }
             while let output = next() { outputs.append(output) }
         }
         return outputs
     }
 
-    private mutating func takePending() -> Output? {
-        guard pendingIndex < pending.count else { return nil }
-        defer {
-            pendingIndex += 1
-            if pendingIndex == pending.count {
-                pending.removeAll(keepingCapacity: true)
-                pendingIndex = 0
-            }
-        }
-        return pending[pendingIndex]
-    }
-
-    private mutating func take(_ sequence: UInt16) -> RTPPacket? {
-        let index = Int(sequence) & mask
-        guard let packet = slots[index], packet.sequenceNumber == sequence else { return nil }
-        slots[index] = nil
-        released[index] = Int32(sequence)
-        held -= 1
-        expected = sequence &+ 1
-        newestDistance -= 1
-        return packet
-    }
-
-    /// Reports the missing run at `expected` up to the next held packet.
+    /// Reports the missing run at the expected number up to the next held packet.
     private mutating func giveUpGap() -> Output? {
-        guard let base = expected, held > 0 else { return nil }
-        var count = 0
-        while count < reorderWindow, slots[Int(base &+ UInt16(count)) & mask]?.sequenceNumber != base &+ UInt16(count) {
-            count += 1
-        }
-        expected = base &+ UInt16(count)
-        newestDistance -= count
-        statistics.lost += count
-        return .lost(firstSequenceNumber: base, count: count)
+        guard let run = ring.giveUpRun() else { return nil }
+        newestDistance -= run.count
+        statistics.lost += run.count
+        return .lost(firstSequenceNumber: run.first, count: run.count)
     }
 
-    /// Moves `expected` forward by `count`, queueing the held packets and the gaps it passes.
+    /// Moves the expected number forward by `count`, queueing the held packets and the gaps it passes.
     private mutating func advance(by count: Int) {
-        guard let base = expected else { return }
-        var missingStart: UInt16?
-        var missingCount = 0
-        for step in 0..<min(count, reorderWindow) {
-            let sequence = base &+ UInt16(step)
-            let index = Int(sequence) & mask
-            if let packet = slots[index], packet.sequenceNumber == sequence {
-                if let start = missingStart {
-                    pending.append(.lost(firstSequenceNumber: start, count: missingCount))
-                    statistics.lost += missingCount
-                    missingStart = nil
-                    missingCount = 0
-                }
-                slots[index] = nil
-                released[index] = Int32(sequence)
-                held -= 1
-                pending.append(.packet(packet))
-            } else {
-                if missingStart == nil { missingStart = sequence }
-                missingCount += 1
-            }
-        }
-        missingCount += max(0, count - reorderWindow)
-        if let start = missingStart ?? (count > reorderWindow ? base &+ UInt16(reorderWindow) : nil), missingCount > 0 {
-            pending.append(.lost(firstSequenceNumber: start, count: missingCount))
-            statistics.lost += missingCount
-        }
-        expected = base &+ UInt16(truncatingIfNeeded: count)
+        statistics.lost += ring.advance(by: count)
         newestDistance -= count
     }
 }

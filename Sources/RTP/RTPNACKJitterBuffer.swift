@@ -74,15 +74,10 @@ public struct RTPNACKJitterBuffer: Sendable {
     /// What the buffer saw so far.
     public private(set) var statistics = Statistics()
 
-    private var slots: [RTPPacket?]
-    private var released: [Int32]
-    private let mask: Int
-    private var expected: UInt16?
+    private var ring: RTPSequenceRing
+    /// The newest sequence number inserted.
     private var newest: UInt16 = 0
-    private var held = 0
     private var holes: [UInt16: Hole] = [:]
-    private var pending: [RTPJitterBuffer.Output] = []
-    private var pendingIndex = 0
 
     /// A buffer.
     /// - Parameter configuration: its bounds.
@@ -93,13 +88,11 @@ public struct RTPNACKJitterBuffer: Sendable {
         bounded.capacity = size
         bounded.maximumRequests = max(0, configuration.maximumRequests)
         self.configuration = bounded
-        slots = Array(repeating: nil, count: size)
-        released = Array(repeating: -1, count: size)
-        mask = size - 1
+        ring = RTPSequenceRing(size: size)
     }
 
     /// The packets held now.
-    public var heldPackets: Int { held }
+    public var heldPackets: Int { ring.held }
 
     /// The sequence numbers missing now (waited for, not yet given up).
     public var missingPackets: Int { holes.count }
@@ -113,15 +106,15 @@ public struct RTPNACKJitterBuffer: Sendable {
     public mutating func insert(_ packet: RTPPacket, at now: Duration) -> RTPJitterBuffer.InsertOutcome {
         statistics.received += 1
         let sequence = packet.sequenceNumber
-        guard let base = expected else {
-            expected = sequence
+        guard let base = ring.expected else {
+            ring.start(at: sequence)
             newest = sequence
-            store(packet)
+            ring.store(packet)
             return .buffered
         }
         let distance = RTPSequenceNumber.distance(from: base, to: sequence)
         if distance < 0 {
-            if distance >= -configuration.capacity, released[Int(sequence) & mask] == Int32(sequence) {
+            if ring.wasReleased(sequence, distance: distance) {
                 statistics.duplicates += 1
                 return .duplicate
             }
@@ -134,7 +127,7 @@ public struct RTPNACKJitterBuffer: Sendable {
             statistics.received -= 1
             return insert(packet, at: now)
         }
-        if let existing = slots[Int(sequence) & mask], existing.sequenceNumber == sequence {
+        if ring.holds(sequence) {
             statistics.duplicates += 1
             return .duplicate
         }
@@ -149,7 +142,7 @@ public struct RTPNACKJitterBuffer: Sendable {
             statistics.reordered += 1
             if let hole = holes.removeValue(forKey: sequence), hole.requests > 0 { statistics.recovered += 1 }
         }
-        store(packet)
+        ring.store(packet)
         return .buffered
     }
 
@@ -159,7 +152,7 @@ public struct RTPNACKJitterBuffer: Sendable {
     /// - Parameter now: the time.
     /// - Returns: the sequence numbers (at most ``RTCPFeedbackRequests/maximumLostPerSource``).
     public mutating func requests(at now: Duration) -> [UInt16] {
-        guard let base = expected, !holes.isEmpty else { return [] }
+        guard let base = ring.expected, !holes.isEmpty else { return [] }
         var due: [UInt16] = []
         for (sequence, hole) in holes where hole.requests < configuration.maximumRequests {
             guard now - hole.detected < configuration.maximumDelay else { continue }
@@ -183,12 +176,12 @@ public struct RTPNACKJitterBuffer: Sendable {
     /// - Parameter now: the time (a hole older than ``Configuration/maximumDelay`` is given up).
     /// - Returns: the output.
     public mutating func next(at now: Duration) -> RTPJitterBuffer.Output? {
-        if let output = takePending() { return output }
-        guard let base = expected else { return nil }
-        if let packet = take(base) { return .packet(packet) }
-        guard held > 0 else { return nil }
+        if let output = ring.takePending() { return output }
+        guard let base = ring.expected else { return nil }
+        if let packet = ring.take(base) { return .packet(packet) }
+        guard ring.held > 0 else { return nil }
         let detected = holes[base]?.detected ?? now
-        guard now - detected >= configuration.maximumDelay || held >= configuration.capacity else { return nil }
+        guard now - detected >= configuration.maximumDelay || ring.held >= configuration.capacity else { return nil }
         return giveUpHole()
     }
 
@@ -196,9 +189,9 @@ public struct RTPNACKJitterBuffer: Sendable {
     /// - Returns: the outputs.
     public mutating func drain() -> [RTPJitterBuffer.Output] {
         var outputs: [RTPJitterBuffer.Output] = []
-        while let output = takePending() { outputs.append(output) }
-        while held > 0, let base = expected {
-            if let packet = take(base) {
+        while let output = ring.takePending() { outputs.append(output) }
+        while ring.held > 0, let base = ring.expected {
+            if let packet = ring.take(base) {
                 outputs.append(.packet(packet))
             } else if let hole = giveUpHole() {
                 outputs.append(hole)
@@ -208,80 +201,18 @@ public struct RTPNACKJitterBuffer: Sendable {
         return outputs
     }
 
-    private mutating func store(_ packet: RTPPacket) {
-        slots[Int(packet.sequenceNumber) & mask] = packet
-        held += 1
-    }
-
-    private mutating func takePending() -> RTPJitterBuffer.Output? {
-        guard pendingIndex < pending.count else { return nil }
-        defer {
-            pendingIndex += 1
-            if pendingIndex == pending.count {
-                pending.removeAll(keepingCapacity: true)
-                pendingIndex = 0
-            }
-        }
-        return pending[pendingIndex]
-    }
-
-    private mutating func take(_ sequence: UInt16) -> RTPPacket? {
-        let index = Int(sequence) & mask
-        guard let packet = slots[index], packet.sequenceNumber == sequence else { return nil }
-        slots[index] = nil
-        released[index] = Int32(sequence)
-        held -= 1
-        expected = sequence &+ 1
-        return packet
-    }
-
-    /// Gives up the run of missing packets at `expected`, up to the next held one.
+    /// Gives up the run of missing packets at the expected number, up to the next held one.
     private mutating func giveUpHole() -> RTPJitterBuffer.Output? {
-        guard let base = expected, held > 0 else { return nil }
-        var count = 0
-        while count < configuration.capacity, slots[Int(base &+ UInt16(count)) & mask]?.sequenceNumber != base &+ UInt16(count) {
-            holes.removeValue(forKey: base &+ UInt16(count))
-            count += 1
-        }
-        expected = base &+ UInt16(count)
-        statistics.lost += count
-        return .lost(firstSequenceNumber: base, count: count)
+        guard let run = ring.giveUpRun() else { return nil }
+        for step in 0..<run.count { holes.removeValue(forKey: run.first &+ UInt16(truncatingIfNeeded: step)) }
+        statistics.lost += run.count
+        return .lost(firstSequenceNumber: run.first, count: run.count)
     }
 
-    /// Moves `expected` forward by `count`, queueing the packets and holes it passes.
+    /// Moves the expected number forward by `count`, queueing the packets and holes it passes.
     private mutating func advance(by count: Int) {
-        guard let base = expected else { return }
-        var missingStart: UInt16?
-        var missingCount = 0
-        for step in 0..<min(count, configuration.capacity) {
-            let sequence = base &+ UInt16(step)
-            let index = Int(sequence) & mask
-            holes.removeValue(forKey: sequence)
-            if let packet = slots[index], packet.sequenceNumber == sequence {
-                if let start = missingStart {
-                    pending.append(.lost(firstSequenceNumber: start, count: missingCount))
-                    statistics.lost += missingCount
-                    missingStart = nil
-                    missingCount = 0
-                }
-                slots[index] = nil
-                released[index] = Int32(sequence)
-                held -= 1
-                pending.append(.packet(packet))
-            } else {
-                if missingStart == nil { missingStart = sequence }
-                missingCount += 1
-            }
-        }
-        let beyond = max(0, count - configuration.capacity)
-        if missingStart == nil, beyond > 0 { missingStart = base &+ UInt16(truncatingIfNeeded: configuration.capacity) }
-        missingCount += beyond
-        if let start = missingStart, missingCount > 0 {
-            pending.append(.lost(firstSequenceNumber: start, count: missingCount))
-            statistics.lost += missingCount
-        }
-        let next = base &+ UInt16(truncatingIfNeeded: count)
-        expected = next
+        statistics.lost += ring.advance(by: count)
+        guard let next = ring.expected else { return }
         if RTPSequenceNumber.distance(from: newest, to: next) > 0 { newest = next &- 1 }
         holes = holes.filter { RTPSequenceNumber.distance(from: next, to: $0.key) >= 0 }
     }
