@@ -113,11 +113,11 @@ public final class WHEPDestination: LiveDestination {
         let size = maximumPacketSize
         let videoSSRC = videoSSRC, audioSSRC = audioSSRC
         let video = try stream.video.map { (format) throws(RTPPacketizerError) in
-            try RTPMediaStream(video: format, maximumPacketSize: size, state: Self.senderState(payloadType: 96, ssrc: videoSSRC),
+            try RTPMediaStream(video: format, maximumPacketSize: size, state: RTPSenderState(payloadType: 96, ssrc: videoSSRC),
                                referenceTime: reference)
         }
         let audio = try audioFormat.map { (format) throws(RTPPacketizerError) in
-            try RTPMediaStream(audio: format, maximumPacketSize: size, state: Self.senderState(payloadType: 111, ssrc: audioSSRC),
+            try RTPMediaStream(audio: format, maximumPacketSize: size, state: RTPSenderState(payloadType: 111, ssrc: audioSSRC),
                                referenceTime: reference)
         }
         state.withLock { state in
@@ -125,11 +125,6 @@ public final class WHEPDestination: LiveDestination {
             state.audio = audio
             state.omittedAudio = audioFormat == nil ? stream.audio?.codec : nil
         }
-    }
-
-    private static func senderState(payloadType: UInt8, ssrc: UInt32) -> RTPSenderState {
-        RTPSenderState(payloadType: payloadType, ssrc: ssrc, sequenceNumber: UInt16.random(in: 0...UInt16.max),
-                       timestampOffset: UInt32.random(in: 0...UInt32.max))
     }
 
     /// Packetizes a frame once and hands its packets to every connected viewer.

@@ -126,12 +126,12 @@ public final class WHIPDestination: LiveDestination {
         let size = options.session.maximumPacketSize
         let videoSSRC = client.offer.videoSSRC, audioSSRC = client.offer.audioSSRC
         let video = try stream.video.map { (format) throws(RTPPacketizerError) in
-            try RTPMediaStream(video: format, maximumPacketSize: size, state: Self.senderState(payloadType: 96, ssrc: videoSSRC),
+            try RTPMediaStream(video: format, maximumPacketSize: size, state: RTPSenderState(payloadType: 96, ssrc: videoSSRC),
                                referenceTime: reference)
         }
         let audio = try stream.audio.map { (format) throws(RTPPacketizerError) in
             try RTPMediaStream(audio: format, maximumPacketSize: size,
-                               state: Self.senderState(payloadType: WebRTCPublishOffer.opusPayloadType, ssrc: audioSSRC), referenceTime: reference)
+                               state: RTPSenderState(payloadType: WebRTCPublishOffer.opusPayloadType, ssrc: audioSSRC), referenceTime: reference)
         }
         let events = client.session.events
         let watcher = Task { [weak self] in
@@ -149,11 +149,6 @@ public final class WHIPDestination: LiveDestination {
             state.watcher = watcher
         }
         requestKeyFrame()
-    }
-
-    private static func senderState(payloadType: UInt8, ssrc: UInt32) -> RTPSenderState {
-        RTPSenderState(payloadType: payloadType, ssrc: ssrc, sequenceNumber: UInt16.random(in: 0...UInt16.max),
-                       timestampOffset: UInt32.random(in: 0...UInt32.max))
     }
 
     /// Packetizes a frame and sends it on the session.

@@ -33,6 +33,16 @@ public struct RTPSenderState: Sendable, Hashable {
                   timestampOffset: generator.next())
     }
 
+    /// A sender whose SSRC is already chosen (named in an SDP's `a=ssrc`, as WebRTC does) with a random initial
+    /// sequence number and timestamp offset from the system generator (RFC 3550 §5.1).
+    /// - Parameters:
+    ///   - payloadType: 0 through 127.
+    ///   - ssrc: the SSRC.
+    public init(payloadType: UInt8, ssrc: UInt32) {
+        var generator = SystemRandomNumberGenerator()
+        self.init(payloadType: payloadType, ssrc: ssrc, sequenceNumber: generator.next(), timestampOffset: generator.next())
+    }
+
     /// A sender with random SSRC, initial sequence number and timestamp offset from the system generator.
     /// - Parameter payloadType: 0 through 127.
     public init(payloadType: UInt8) {

@@ -4,6 +4,8 @@ import RTP
 /// bounded send history that NACKs are answered from (RFC 4585 §6.2.1, as RFC 4588 retransmissions under the rtx
 /// payload type and SSRC where negotiated), the packet and octet counts and the sender reports with SDES CNAME
 /// (RFC 3550 §6.4.1, §6.5.1). The caller protects and sends what it is handed (`emit`), and says whether it went.
+/// Both ends of WebRTC media keep one: the server's ``WebRTCPeerSession`` (WHEP) and the client's
+/// ``WebRTCClientSession`` (WHIP).
 struct WebRTCMediaSender: Sendable {
     private struct TrackState: Sendable {
         var track: WebRTCPeerSession.Track

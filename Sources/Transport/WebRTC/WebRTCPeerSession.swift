@@ -104,27 +104,15 @@ public final class WebRTCPeerSession: Sendable {
         public init() {}
     }
 
-    private struct TrackState {
-        var track: Track
-        var history: RTPSendHistory
-        var packetCount: UInt32 = 0
-        var octetCount: UInt32 = 0
-        var lastTimestamp: UInt32?
-        var lastSent: ContinuousClock.Instant?
-        var nextRetransmissionSequence = UInt16.random(in: 0...UInt16.max)
-    }
-
     private struct State {
-        var tracks: [TrackState]
+        /// The tracks' send histories, counters and reports (its statistics are the session's).
+        var sender: WebRTCMediaSender
         var outbound: SRTPContext?
         var inbound: SRTPContext?
-        var videoStarted = false
         var isClosed = false
-        var statistics = Statistics()
         var checksSeen = 0
         var lastConsent: ContinuousClock.Instant
         var lastReport: ContinuousClock.Instant
-        var buffer: [UInt8] = []
     }
 
     /// The resource's id (the last segment of its WHEP `Location`).
@@ -247,10 +235,9 @@ public final class WebRTCPeerSession: Sendable {
         localAddress = bound
         dtls = Mutex(engine)
         let now = ContinuousClock.now
-        state = Mutex(State(tracks: tracks.map {
-            TrackState(track: $0, history: RTPSendHistory(capacity: configuration.historyCapacity,
-                                                          maximumPacketSize: configuration.maximumPacketSize + 64))
-        }, lastConsent: now, lastReport: now))
+        state = Mutex(State(sender: WebRTCMediaSender(tracks: tracks, historyCapacity: configuration.historyCapacity,
+                                                      maximumPacketSize: configuration.maximumPacketSize),
+                            lastConsent: now, lastReport: now))
         ticker = Mutex(nil)
         (events, eventSink) = AsyncStream.makeStream(of: WebRTCPeerSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
         let reference = SessionReference()
@@ -270,7 +257,7 @@ public final class WebRTCPeerSession: Sendable {
     public var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// A snapshot of the counters.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics { state.withLock { $0.sender.statistics } }
 
     /// The ICE agent's counters (checks answered and refused, dropped datagrams).
     public var iceStatistics: ICELiteAgent.Statistics { agent.statistics }
@@ -291,29 +278,8 @@ public final class WebRTCPeerSession: Sendable {
     @discardableResult
     public func send(_ packets: [[UInt8]], kind: WebRTCMediaKind, isKeyFrame: Bool) -> Bool {
         state.withLock { state -> Bool in
-            guard !state.isClosed, let outbound = state.outbound,
-                  let index = state.tracks.firstIndex(where: { $0.track.kind == kind }) else { return false }
-            if kind == .video, !state.videoStarted {
-                guard isKeyFrame else {
-                    state.statistics.framesWithheld += 1
-                    return false
-                }
-                state.videoStarted = true
-            }
-            let track = state.tracks[index].track
-            for packet in packets where packet.count >= 12 {
-                state.buffer.removeAll(keepingCapacity: true)
-                state.buffer.append(contentsOf: packet)
-                state.buffer[1] = (packet[1] & 0x80) | (track.payloadType & 0x7F)
-                Self.store(track.ssrc, in: &state.buffer, at: 8)
-                state.buffer.withUnsafeBytes { state.tracks[index].history.record($0) }
-                state.tracks[index].packetCount &+= 1
-                state.tracks[index].octetCount &+= UInt32(truncatingIfNeeded: packet.count - 12)
-                state.tracks[index].lastTimestamp = UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7])
-                state.tracks[index].lastSent = .now
-                transmitRTP(&state.buffer, with: outbound, statistics: &state.statistics)
-            }
-            return true
+            guard !state.isClosed, let outbound = state.outbound else { return false }
+            return state.sender.send(packets, kind: kind, isKeyFrame: isKeyFrame) { transmitRTP(&$0, with: outbound) }
         }
     }
 
@@ -391,7 +357,7 @@ public final class WebRTCPeerSession: Sendable {
             try inbound.unprotectRTCP(&packet)
             requests = try RTCPFeedbackRequests(parsing: ByteView(packet))
         } catch {
-            state.withLock { $0.statistics.malformedControlPackets += 1 }
+            state.withLock { $0.sender.statistics.malformedControlPackets += 1 }
             return
         }
         noteReceivedControl(packet)
@@ -402,7 +368,7 @@ public final class WebRTCPeerSession: Sendable {
             return
         }
         for track in tracks where requests.keyFrameSSRCs.contains(track.ssrc) {
-            state.withLock { $0.statistics.keyFrameRequests += 1 }
+            state.withLock { $0.sender.statistics.keyFrameRequests += 1 }
             eventSink.yield(.keyFrameRequested(track.kind, fullIntraRequest: requests.fullIntraRequests[track.ssrc] != nil))
         }
         for track in tracks {
@@ -415,52 +381,21 @@ public final class WebRTCPeerSession: Sendable {
     /// Sends the NACKed packets again from the history: RFC 4588 packets where rtx was negotiated, else as they were.
     private func retransmit(_ numbers: [UInt16], kind: WebRTCMediaKind) -> (sent: Int, missing: Int) {
         state.withLock { state -> (Int, Int) in
-            guard !state.isClosed, let outbound = state.outbound,
-                  let index = state.tracks.firstIndex(where: { $0.track.kind == kind }) else { return (0, numbers.count) }
-            state.statistics.packetsNACKed += numbers.count
-            var sent = 0
-            for number in numbers {
-                guard let original = state.tracks[index].history.packet(number) else { continue }
-                let track = state.tracks[index].track
-                var packet: [UInt8]
-                if let payloadType = track.retransmissionPayloadType, let ssrc = track.retransmissionSSRC {
-                    let sequence = state.tracks[index].nextRetransmissionSequence
-                    guard let repair = RTPRetransmission.packet(repairing: original, payloadType: payloadType, ssrc: ssrc,
-                                                                sequenceNumber: sequence) else { continue }
-                    state.tracks[index].nextRetransmissionSequence &+= 1
-                    packet = repair
-                } else {
-                    packet = original
-                }
-                transmitRTP(&packet, with: outbound, statistics: &state.statistics)
-                sent += 1
-            }
-            state.statistics.packetsRetransmitted += sent
-            return (sent, numbers.count - sent)
+            guard !state.isClosed, let outbound = state.outbound else { return (0, numbers.count) }
+            return state.sender.retransmit(numbers, kind: kind) { transmitRTP(&$0, with: outbound) }
         }
     }
 
     // MARK: - Sending
 
-    private func transmitRTP(_ packet: inout [UInt8], with context: SRTPContext, statistics: inout Statistics) {
+    /// Protects one RTP packet in place and sends it to the checked address; whether it went.
+    private func transmitRTP(_ packet: inout [UInt8], with context: SRTPContext) -> Bool {
         do {
             try context.protectRTP(&packet)
-            if try agent.send(packet) {
-                statistics.packetsSent += 1
-                statistics.bytesSent += packet.count
-            } else {
-                statistics.packetsDropped += 1
-            }
+            return try agent.send(packet)
         } catch {
-            statistics.packetsDropped += 1
+            return false
         }
-    }
-
-    private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
-        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
-        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
     }
 
     /// A sender report and SDES CNAME (RFC 3550 §6.4.1, §6.5.1) for each track that has sent: the NTP time now, and
@@ -470,18 +405,10 @@ public final class WebRTCPeerSession: Sendable {
         let ntp = NTPTimestamp(unixSeconds: UInt64(max(0, milliseconds / 1000)), nanoseconds: UInt32(max(0, milliseconds % 1000)) * 1_000_000)
         state.withLock { state in
             guard !state.isClosed, let outbound = state.outbound else { return }
-            for track in state.tracks {
-                guard let timestamp = track.lastTimestamp, let sent = track.lastSent else { continue }
-                let elapsed = ContinuousClock.now - sent
-                let ticks = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * Double(track.track.clockRate)
-                let report = RTCPSenderReport(ssrc: track.track.ssrc, ntpTimestamp: ntp, rtpTimestamp: timestamp &+ UInt32(truncatingIfNeeded: Int(ticks)),
-                                              packetCount: track.packetCount, octetCount: track.octetCount)
-                let compound = RTCPCompoundPacket([.senderReport(report),
-                                                   .sourceDescription(RTCPSourceDescription(ssrc: track.track.ssrc, canonicalName: "streamkit"))])
-                guard var bytes = try? compound.serialized() else { continue }
+            for var bytes in state.sender.reports(at: ntp) {
                 do {
                     try outbound.protectRTCP(&bytes)
-                    if try agent.send(bytes) { state.statistics.senderReports += 1 }
+                    if try agent.send(bytes) { state.sender.statistics.senderReports += 1 }
                 } catch {
                     continue
                 }
@@ -517,13 +444,13 @@ public final class WebRTCPeerSession: Sendable {
     private func receiveMedia(_ bytes: [UInt8]) {
         guard isReceiving, bytes.count >= 12 else { return }
         if configuration.inboundLossInterval > 0, dropsForTest(bytes) {
-            state.withLock { $0.statistics.droppedForTest += 1 }
+            state.withLock { $0.sender.statistics.droppedForTest += 1 }
             return
         }
         guard let inbound = state.withLock({ $0.inbound }) else { return }
         var packet = bytes
         do { try inbound.unprotectRTP(&packet) } catch {
-            state.withLock { $0.statistics.refusedMediaPackets += 1 }
+            state.withLock { $0.sender.statistics.refusedMediaPackets += 1 }
             return
         }
         let now = receiveTime
