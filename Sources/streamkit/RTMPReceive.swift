@@ -43,21 +43,11 @@ struct RTMPReceive {
         } else {
             printError("playing \(url)")
         }
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { pipeline.stop() }
-        let listener = Task {
-            var frames = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let counts = source.statistics
-                let now = counts.videoFramesGood + counts.audioFramesGood
-                if now != frames { watchdog.noteArrival() }
-                frames = now
-            }
-        }
-        defer {
-            watchdog.cancel()
-            listener.cancel()
-        }
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, arrivals: {
+            let counts = source.statistics
+            return counts.videoFramesGood + counts.audioFramesGood
+        }, stop: { pipeline.stop() })
+        defer { watchdog.cancel() }
         let report = try await pipeline.run()
         if let format = source.streamDescription?.video { printError("video: \(format.codec.rawValue) \(format.width)x\(format.height)") }
         if let format = source.streamDescription?.audio { printError("audio: AAC \(format.sampleRate) Hz, \(format.channelCount) channels") }

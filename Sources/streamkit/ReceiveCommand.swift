@@ -187,26 +187,10 @@ struct ReceiveCommand {
         pipeline.add(destination, options: .recording())
         printError("receiving \(sourceWord) into \(output)")
         // A watchdog ends the stream on the time limit, silence or Ctrl-C; it hears arrivals in the statistics.
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { pipeline.stop() }
-        let listener = Task {
-            var parsed = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let now = statistics().rtp?.datagramsParsed ?? 0
-                if now != parsed { watchdog.noteArrival() }
-                parsed = now
-            }
-        }
-        let report: LiveReport
-        do {
-            report = try await pipeline.run()
-        } catch {
-            watchdog.cancel()
-            listener.cancel()
-            throw error
-        }
-        watchdog.cancel()
-        listener.cancel()
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, arrivals: { statistics().rtp?.datagramsParsed ?? 0 },
+                                       stop: { pipeline.stop() })
+        defer { watchdog.cancel() }
+        let report = try await pipeline.run()
         let seen = statistics()
         for loss in seen.losses { printError(loss.description) }
         for line in seen.summaryLines {

@@ -19,40 +19,16 @@ struct SRTReceive {
     func run() async throws -> Int32 {
         let source = SRTSource(url: url)
         let pipeline = LivePipeline(source: source, frameLimit: frameLimit)
-        var pictures: Y4MFileDestination?
-        if (output as NSString).pathExtension.lowercased() == "y4m" {
-            let decoded = Y4MFileDestination(path: output, registry: EngineSetup.registry())
-            pictures = decoded
-            pipeline.add(decoded, options: .recording())
-        } else {
-            pipeline.add(try LiveDestinations.destination(for: output), options: .recording())
-        }
+        let recording = try ReceiveRecording(output, into: pipeline)
         printError((try? SRTURL(url))?.options.mode == .listener ? "listening on \(source.name)" : "receiving \(source.name)")
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { pipeline.stop() }
-        let listener = Task {
-            var packets = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let now = source.statistics?.packetsReceived ?? 0
-                if now != packets { watchdog.noteArrival() }
-                packets = now
-            }
-        }
-        defer {
-            watchdog.cancel()
-            listener.cancel()
-        }
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, arrivals: { source.statistics?.packetsReceived ?? 0 },
+                                       stop: { pipeline.stop() })
+        defer { watchdog.cancel() }
         let statistics = source.statistics
         let report = try await pipeline.run()
         if let statistics = source.statistics ?? statistics { printError("SRT: \(statistics)") }
         for issue in await source.issues { printError("stream: \(issue)") }
         if source.droppedFrames > 0 { printError("\(source.droppedFrames) frames dropped: the pipeline fell behind") }
-        if let pictures { printError("decoded \(pictures.picturesWritten) pictures") }
-        for destination in report.destinations {
-            if let failure = destination.failure { throw CommandLineError.conflict("\(destination.name): \(failure)") }
-            printError(destination.description)
-        }
-        let written = report.destinations.reduce(0) { $0 + $1.videoFramesSent + $1.audioFramesSent }
-        return written > 0 ? 0 : 1
+        return try recording.conclude(report)
     }
 }

@@ -21,30 +21,13 @@ struct WHIPReceive {
     func run() async throws -> Int32 {
         let source = try WHIPSource(listeningAt: url, token: token)
         let pipeline = LivePipeline(source: source, frameLimit: frameLimit)
-        var pictures: Y4MFileDestination?
-        if (output as NSString).pathExtension.lowercased() == "y4m" {
-            let decoded = Y4MFileDestination(path: output, registry: EngineSetup.registry())
-            pictures = decoded
-            pipeline.add(decoded, options: .recording())
-        } else {
-            pipeline.add(try LiveDestinations.destination(for: output), options: .recording())
-        }
+        let recording = try ReceiveRecording(output, into: pipeline)
         printError("listening for a WHIP publisher at \(source.url)")
         // Silence counts only once the publisher's media flows.
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds) { pipeline.stop() }
-        let listener = Task {
-            var packets = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let now = source.receiverStatistics?.tracks.values.reduce(0) { $0 + $1.packets.received } ?? 0
-                if now != packets { watchdog.noteArrival() }
-                packets = now
-            }
-        }
-        defer {
-            watchdog.cancel()
-            listener.cancel()
-        }
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, arrivals: {
+            source.receiverStatistics?.tracks.values.reduce(0) { $0 + $1.packets.received } ?? 0
+        }, stop: { pipeline.stop() })
+        defer { watchdog.cancel() }
         let report = try await pipeline.run()
         if let statistics = source.receiverStatistics {
             for (kind, track) in statistics.tracks.sorted(by: { $0.key > $1.key }) {
@@ -55,12 +38,6 @@ struct WHIPReceive {
                            + "\(track.keyFrameRequests) PLIs")
             }
         }
-        if let pictures { printError("decoded \(pictures.picturesWritten) pictures") }
-        for destination in report.destinations {
-            if let failure = destination.failure { throw CommandLineError.conflict("\(destination.name): \(failure)") }
-            printError(destination.description)
-        }
-        let written = report.destinations.reduce(0) { $0 + $1.videoFramesSent + $1.audioFramesSent }
-        return written > 0 ? 0 : 1
+        return try recording.conclude(report)
     }
 }
