@@ -10,15 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 mbits="${2:-4}"
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    sleep 0.3
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+STOP_GRACE=0.3
+source scripts/processes.sh
 port=22090
 
 format="${FORMAT:-h264}"

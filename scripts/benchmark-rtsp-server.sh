@@ -7,17 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    sleep 0.5
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-hz="$(getconf CLK_TCK)"
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+source scripts/processes.sh
 # How many TCP connections to 127.0.0.1:PORT are established (from /proc/net/tcp: local port in hex, state 01).
 established() {
     awk -v port="$(printf '%04X' "$1")" 'NR > 1 { split($2, a, ":"); if (a[2] == port && $4 == "01") n++ } END { print n + 0 }' /proc/net/tcp

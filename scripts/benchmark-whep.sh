@@ -14,17 +14,7 @@ if [ -z "${STREAMKIT_IN_NAMESPACE:-}" ]; then
 fi
 seconds="${1:-10}"
 python=".build/peers-venv/bin/python"
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    sleep 0.5
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-hz="$(getconf CLK_TCK)"
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+source scripts/processes.sh
 
 swift build -c release --product streamkit --traits FFmpeg,OpenSSL --scratch-path .build-release-traited >/dev/null
 streamkit=".build-release-traited/release/streamkit"

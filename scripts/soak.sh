@@ -11,15 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-1800}"
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-    sleep 1
-    for pid in "${pids[@]:-}"; do [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true; done
-    echo "logs and recording kept in $work" >&2
-}
-trap cleanup EXIT
+KEEP_WORK=1 STOP_GRACE=1
+source scripts/processes.sh
 rtsp=22190; rtmp=22191
 
 if [ -n "${STREAMKIT:-}" ]; then ours="$STREAMKIT"; else
