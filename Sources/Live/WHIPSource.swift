@@ -196,8 +196,12 @@ public actor WHIPSource: EncodedMediaSource {
         endpoint.closeAll()
         endpoint.unmount(from: server)
         if ownsServer {
-            server.stop()
-            server.loop.shutdown()
+            // The publisher's DELETE may be what ended the stream: its 200 goes out before the server closes.
+            let server = self.server
+            Task {
+                await server.stop(draining: .seconds(1))
+                server.loop.shutdown()
+            }
         }
     }
 

@@ -38,6 +38,8 @@ public final class HTTPServer: Sendable {
     struct State: Sendable {
         var routes: [HTTPRoute] = []
         var connections: [ObjectIdentifier: TCPConnection] = [:]
+        /// The connections between reading a request and writing its response.
+        var answering: Set<ObjectIdentifier> = []
         var tasks: [Task<Void, Never>] = []
         var isStarted = false
         var isStopped = false
@@ -101,12 +103,31 @@ public final class HTTPServer: Sendable {
         state.withLock { $0.tasks.append(accepting) }
     }
 
+    /// Stops once the responses being written have gone (at most `grace`): the listener closes at once, and so do
+    /// the connections waiting for a request; a connection whose handler is answering — a WHIP `DELETE` that ends the
+    /// very stream the server belongs to, say — writes its response and then closes.
+    /// - Parameter grace: the longest wait for those responses.
+    public func stop(draining grace: Duration) async {
+        let idle = state.withLock { state -> [TCPConnection] in
+            state.isStopped = true
+            return state.connections.filter { !state.answering.contains($0.key) }.map(\.value)
+        }
+        listener.close()
+        for connection in idle { connection.close() }
+        let deadline = ContinuousClock.now + grace
+        while state.withLock({ !$0.answering.isEmpty }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        stop()
+    }
+
     /// Stops: closes the listener and every connection.
     public func stop() {
         let (connections, tasks) = state.withLock { state -> ([TCPConnection], [Task<Void, Never>]) in
             state.isStopped = true
             defer {
                 state.connections.removeAll()
+                state.answering.removeAll()
                 state.tasks.removeAll()
             }
             return (Array(state.connections.values), state.tasks)
@@ -235,10 +256,18 @@ public final class HTTPServer: Sendable {
                     break
                 }
                 continued = false
+                let id = ObjectIdentifier(connection)
+                guard state.withLock({ state -> Bool in
+                    guard !state.isStopped else { return false }
+                    state.answering.insert(id)
+                    return true
+                }) else { return }
                 var response = await respond(to: request, peer: peer)
-                let keepAlive = request.keepsAlive && response.keepsAlive
+                let stopping = state.withLock { $0.isStopped }
+                let keepAlive = request.keepsAlive && response.keepsAlive && !stopping
                 if !keepAlive { response.headers.set("Connection", "close") }
                 state.withLock { $0.statistics.requestsAnswered += 1 }
+                defer { state.withLock { _ = $0.answering.remove(id) } }
                 do {
                     try await connection.write(response.serialized(includingBody: request.method != .head))
                 } catch {
