@@ -14,7 +14,7 @@ extension FuzzTargets {
     /// The WHIP request path (RFC 9725 §4): the input as an HTTP request stream; each request goes to a
     /// ``WHIPEndpoint`` with a bearer token (POST with an offer, DELETE, PATCH, whatever the method, path and
     /// `Authorization`) and must get a response in the set WHIP uses — 401 always with `WWW-Authenticate`, 201 always
-    /// with a `Location` and an answer that parses and receives; a session made from a hostile offer is closed at once.
+    /// with a `Location` and an answer that parses, receives and takes a DTLS role (`a=setup:active` or `passive`); a session made from a hostile offer is closed at once.
     /// Without OpenSSL the requests are still parsed and routed.
     static func whip(_ bytes: [UInt8]) {
         var parser = HTTPRequestParser(limits: HTTPMessageLimits(maximumStartLineLength: 512, maximumHeaderCount: 16,
@@ -41,6 +41,8 @@ extension FuzzTargets {
                     preconditionFailure("WHIP: our answer does not parse")
                 }
                 precondition(answer.media.contains { $0.direction == "recvonly" || $0.direction == "sendrecv" }, "WHIP: 201 for an answer that receives nothing")
+                precondition(answer.media.filter { !$0.candidates.isEmpty }.allSatisfy { $0.setup == "active" || $0.setup == "passive" },
+                             "WHIP: an accepted section without a DTLS role (a=setup active or passive)")
             }
         }
         endpoint.closeAll()

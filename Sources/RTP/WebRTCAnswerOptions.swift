@@ -56,6 +56,9 @@ public struct WebRTCAnswerOptions: Hashable, Sendable {
     public var cname: String
     /// The `o=` session id.
     public var sessionID: String
+    /// The answer's `a=setup` (RFC 5763 §5, RFC 8842 §5.3): `passive` (default) makes the answerer the DTLS server,
+    /// `active` its client — the one an offer of `a=setup:passive` needs, and a choice an offer of `actpass` leaves.
+    public var dtlsSetup = "passive"
 
     /// Options.
     /// - Parameters:

@@ -84,7 +84,8 @@ extension WebRTCOffer {
 
     /// The answer (RFC 8829 §5.3) of an ICE-lite answerer: one section per offered one, in order, with the same
     /// mids; accepted ones carry the chosen codec and its rtx with the offered payload types and parameters, the
-    /// feedback both sides handle, `a=setup:passive` (RFC 8842 §5.1: the server is the DTLS server), rtcp-mux,
+    /// feedback both sides handle, `a=setup` from ``WebRTCAnswerOptions/dtlsSetup`` (RFC 8842 §5.3: `passive` by
+    /// default, the server as the DTLS server; `active` where the offerer is passive), rtcp-mux,
     /// the local credentials, fingerprint and candidates, and `a=end-of-candidates`; rejected ones have port 0 and
     /// leave the BUNDLE group (RFC 9143 §7.3.3). The session says `a=ice-lite` (RFC 8839 §5.3).
     /// - Parameter options: the answerer's options.
@@ -116,7 +117,7 @@ extension WebRTCOffer {
             attributes.append(SDPAttribute("ice-ufrag", options.iceUserFragment))
             attributes.append(SDPAttribute("ice-pwd", options.icePassword))
             attributes.append(SDPAttribute("fingerprint", options.fingerprint))
-            attributes.append(SDPAttribute("setup", "passive"))
+            attributes.append(SDPAttribute("setup", options.dtlsSetup))
             attributes.append(SDPAttribute("rtcp-mux"))
             if offered.rtcpReducedSize { attributes.append(SDPAttribute("rtcp-rsize")) }
             for codec in codecs {

@@ -66,6 +66,34 @@ struct WHIPEndpointTests {
         #expect(endpoint.respond(to: Self.request(.patch, id, authorization: "Bearer s3cret")).status.code == 405)
     }
 
+    @Test("a=setup picks our DTLS role (RFC 5763 §5): active → we answer passive (server); passive (FFmpeg's default) → active (client); actpass → the configured role; holdconn → 400")
+    func dtlsRoles() throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let text = String(decoding: try Self.offer("ffmpeg9-whip-sendonly"), as: UTF8.self)
+        for (actpass, cases) in [(DTLSRole.server, [("active", "passive", DTLSRole.server), ("passive", "active", .client), ("actpass", "passive", .server)]),
+                                 (.client, [("actpass", "active", .client), ("active", "passive", .server)])] {
+            var configuration = WebRTCPeerSession.Configuration()
+            configuration.actpassRole = actpass
+            let endpoint = WHIPEndpoint(path: "/live/whip", mediaAddress: .loopback(.ipv4, port: 0), on: loop, certificate: try DTLSCertificate(),
+                                        maximumSessions: 8, configuration: configuration) { _ in }
+            defer { endpoint.closeAll() }
+            for (offered, answered, role) in cases {
+                let offer = Array(text.replacingOccurrences(of: "a=setup:active", with: "a=setup:\(offered)").utf8)
+                let response = endpoint.respond(to: Self.request(.post, body: offer))
+                #expect(response.status.code == 201, "\(offered): \(String(decoding: response.body, as: UTF8.self))")
+                let answer = try WebRTCOffer(parsing: String(decoding: response.body, as: UTF8.self))
+                #expect(answer.media.filter { !$0.candidates.isEmpty }.map(\.setup) == ["passive", "passive"].map { _ in answered },
+                        "offer \(offered), actpass → \(actpass)")
+                let location = try #require(response.headers["Location"])
+                #expect(endpoint.sessions.first { location.hasSuffix("/" + $0.id) }?.role == role)
+            }
+            let holdconn = Array(text.replacingOccurrences(of: "a=setup:active", with: "a=setup:holdconn").utf8)
+            let refused = endpoint.respond(to: Self.request(.post, body: holdconn))
+            #expect(refused.status.code == 400, "\(String(decoding: refused.body, as: UTF8.self))")
+        }
+    }
+
     @Test("no token or a wrong one is 401 with WWW-Authenticate: Bearer; a wrong type 415; a bad or receive-only offer 400")
     func refusals() throws {
         let loop = try EventLoop()

@@ -22,11 +22,51 @@ struct WHIPIngestProofTests {
         let statistics: WebRTCMediaReceiver.Statistics?
         let session: WebRTCPeerSession.Statistics?
         let publisher: String
+        let role: DTLSRole?
+    }
+
+    /// What ffprobe and ffmpeg read in a recording: the video's decoded pictures and size, the audio's frames and codec,
+    /// and what `ffmpeg -f null` printed (its status is in `decodeStatus`).
+    struct Probe {
+        var pictures = 0
+        var size = ""
+        var audioFrames = 0
+        var audioCodec = ""
+        var videoCodec = ""
+        var decodeErrors = ""
+        var decodeStatus: Int32 = -1
+    }
+
+    /// Reads a recording with ffprobe (`-count_frames`) and decodes it with `ffmpeg -f null`.
+    static func probe(_ output: String) async throws -> Probe {
+        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                                             "stream=codec_type,codec_name,width,height,nb_read_frames", "-of", "compact=p=0:nk=0", output])
+        var result = Probe()
+        for line in probe.text.split(separator: "\n") {
+            var fields: [String: String] = [:]
+            for field in line.split(separator: "|") {
+                let pair = field.split(separator: "=", maxSplits: 1)
+                if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
+            }
+            if fields["codec_type"] == "video" {
+                result.pictures = Int(fields["nb_read_frames"] ?? "") ?? 0
+                result.size = "\(fields["width"] ?? "?")x\(fields["height"] ?? "?")"
+                result.videoCodec = fields["codec_name"] ?? ""
+            } else if fields["codec_type"] == "audio" {
+                result.audioFrames = Int(fields["nb_read_frames"] ?? "") ?? 0
+                result.audioCodec = fields["codec_name"] ?? ""
+            }
+        }
+        let decoded = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
+        result.decodeErrors = decoded.standardError
+        result.decodeStatus = decoded.status
+        return result
     }
 
     /// Publishes `seconds` of testsrc (`width`×240 at 30 fps, a key frame every `gop` pictures) and a 440 Hz sine
     /// with FFmpeg's whip muxer into a fresh ingest (its session configured by `configure`), records it, and reads it.
-    static func publish(width: Int = 320, bitRate: String = "300k", gop: Int = 30,
+    /// With `dtlsActive` FFmpeg offers `a=setup:active` (`-whip_flags dtls_active`); without, its default `passive`.
+    static func publish(width: Int = 320, bitRate: String = "300k", gop: Int = 30, dtlsActive: Bool = true,
                         configure: (inout WebRTCPeerSession.Configuration) -> Void = { _ in }) async throws -> Recording {
         let directory = try ExternalTool.temporaryDirectory()
         let output = directory.appendingPathComponent("ingest.mp4").path
@@ -49,8 +89,8 @@ struct WHIPIngestProofTests {
             "-f", "lavfi", "-i", "testsrc=size=\(width)x240:rate=\(frameRate)", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-t", "\(seconds)", "-c:v", "libx264", "-profile:v", "baseline", "-bf", "0", "-g", "\(gop)", "-keyint_min", "\(gop)",
             "-sc_threshold", "0", "-b:v", bitRate, "-pix_fmt", "yuv420p", "-tune", "zerolatency",
-            "-c:a", "libopus", "-ac", "2", "-b:a", "64k", "-whip_flags", "dtls_active", "-authorization", "s3cret",
-            "-f", "whip", source.url,
+            "-c:a", "libopus", "-ac", "2", "-b:a", "64k"] + (dtlsActive ? ["-whip_flags", "dtls_active"] : []) + [
+            "-authorization", "s3cret", "-f", "whip", source.url,
         ])
         // FFmpeg DELETEs its resource at the end: the session closes and the source ends; a watchdog in case it does not.
         let watchdog = Task {
@@ -59,30 +99,14 @@ struct WHIPIngestProofTests {
         }
         let statistics = source.receiverStatistics
         let session = source.session?.statistics
+        let role = source.session?.role
         let report = try await running.value
         watchdog.cancel()
         #expect(published.status == 0, "\(published.text.suffix(800))")
         #expect(report.destinations.first?.failure == nil, "\(report.destinations)")
-        let probe = try await ExternalTool.check("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
-                                                             "stream=codec_type,codec_name,width,height,nb_read_frames", "-of", "compact=p=0:nk=0", output])
-        var pictures = 0, size = "", audioFrames = 0, audioCodec = ""
-        for line in probe.text.split(separator: "\n") {
-            var fields: [String: String] = [:]
-            for field in line.split(separator: "|") {
-                let pair = field.split(separator: "=", maxSplits: 1)
-                if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
-            }
-            if fields["codec_type"] == "video" {
-                pictures = Int(fields["nb_read_frames"] ?? "") ?? 0
-                size = "\(fields["width"] ?? "?")x\(fields["height"] ?? "?")"
-            } else if fields["codec_type"] == "audio" {
-                audioFrames = Int(fields["nb_read_frames"] ?? "") ?? 0
-                audioCodec = fields["codec_name"] ?? ""
-            }
-        }
-        let decoded = try await ExternalTool.run("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"])
-        return Recording(pictures: pictures, size: size, audioFrames: audioFrames, audioCodec: audioCodec, decodeErrors: decoded.text,
-                         statistics: statistics, session: session, publisher: published.text)
+        let probe = try await Self.probe(output)
+        return Recording(pictures: probe.pictures, size: probe.size, audioFrames: probe.audioFrames, audioCodec: probe.audioCodec,
+                         decodeErrors: probe.decodeErrors, statistics: statistics, session: session, publisher: published.text, role: role)
     }
 
     @Test("FFmpeg 9's whip muxer publishes H.264 + Opus with a bearer token; every picture and audio frame is in the MP4, and it decodes",
@@ -101,6 +125,20 @@ struct WHIPIngestProofTests {
         let video = try #require(recording.statistics?.tracks["video"])
         #expect(video.framesLost == 0 && video.framesWithheld == 0)
         #expect(video.keyFrames == sent / 30)
+    }
+
+    @Test("FFmpeg's default offer (a=setup:passive, no -whip_flags dtls_active): we answer a=setup:active and are the DTLS client; every picture is recorded",
+          .enabled(if: ModernFFmpeg.isRunnable))
+    func ffmpegDefaultRole() async throws {
+        let recording = try await Self.publish(dtlsActive: false)
+        print("WHIP FFmpeg default (we the DTLS client): \(recording.pictures) pictures \(recording.size), \(recording.audioFrames) "
+              + "\(recording.audioCodec) frames; role \(recording.role.map { "\($0)" } ?? "-"); receiver \(String(describing: recording.statistics))")
+        #expect(recording.role == .client)
+        #expect(recording.pictures == Self.seconds * Self.frameRate, "FFmpeg sent \(Self.seconds * Self.frameRate) pictures")
+        #expect(recording.size == "320x240")
+        #expect(recording.audioCodec == "opus")
+        #expect(abs(recording.audioFrames - Self.seconds * 50) <= 2, "\(recording.audioFrames) audio frames")
+        #expect(recording.decodeErrors.isEmpty, "\(recording.decodeErrors)")
     }
 
     @Test("5 % of the video and audio packets dropped on arrival: NACKs bring them back (FFmpeg's rtx), ≥ 99 % of the pictures are recorded",

@@ -4,7 +4,9 @@ import Foundation
 /// oracle that a browser plays our MP4 files (a `<video>` element) and our HLS fMP4 segments (Media
 /// Source Extensions, appending the `EXT-X-MAP` init segment and every media segment of the playlist in
 /// order, as hls.js does), and a live WebRTC stream through WHEP (RFC 9725: an `RTCPeerConnection` posts its
-/// recvonly offer; frames decoded and the picture's size from `getStats`).
+/// recvonly offer; frames decoded and the picture's size from `getStats`) — and, the other way, the browser as a WHIP
+/// publisher (RFC 9725): its fake camera and microphone (`getUserMedia` with `--use-fake-device-for-media-stream`) sent
+/// through sendonly transceivers to a WHIP endpoint, with what it encoded and sent from `getStats`.
 ///
 /// The media folder is served by a small loopback HTTP server (`python3`, a port in 24000–24999) that
 /// holds one request of the page (an `<img>` of `/hold`) until the page has posted its report, so
@@ -41,10 +43,27 @@ public enum BrowserPlayback {
         public var codecs: String?
         /// The ICE connection state at the end (WHEP only).
         public var iceState: String?
-        /// The audio RTP packets received (WHEP only: the audio `inbound-rtp`'s `packetsReceived`).
+        /// The audio RTP packets received (WHEP: the audio `inbound-rtp`'s `packetsReceived`) or sent (WHIP publish: the
+        /// audio `outbound-rtp`'s `packetsSent`).
         public var audioPackets: Int?
-        /// The status of the DELETE that ended the WHEP session (WHEP only).
+        /// The status of the DELETE that ended the WHEP or WHIP session.
         public var deleteStatus: Int?
+        /// The pictures the browser's encoder made (WHIP publish: the video `outbound-rtp`'s `framesEncoded`).
+        public var framesEncoded: Int?
+        /// The pictures it sent (WHIP publish: `framesSent`).
+        public var framesSent: Int?
+        /// The video codec it sent with: the `codec` stats' `mimeType` and `sdpFmtpLine` (WHIP publish).
+        public var videoCodec: String?
+        /// The audio codec it sent with (WHIP publish).
+        public var audioCodec: String?
+        /// The fake camera's picture size, `WIDTHxHEIGHT` from the track's settings (WHIP publish).
+        public var cameraSize: String?
+        /// The key frames its encoder made (WHIP publish: `keyFramesEncoded`).
+        public var keyFramesEncoded: Int?
+        /// The PLIs it received (WHIP publish: `pliCount`).
+        public var pliCount: Int?
+        /// The NACKs it received (WHIP publish: `nackCount`).
+        public var nackCount: Int?
         /// The frames whose capture time could be read back (WHEP only: pictures of a camera that stamps a
         /// `CaptureTimecode`, read from each frame drawn onto a canvas in `requestVideoFrameCallback`).
         public var timecodes: Int?
@@ -64,7 +83,9 @@ public enum BrowserPlayback {
             "done=\(done) frames=\(totalVideoFrames.map(String.init) ?? "-") dropped=\(droppedVideoFrames.map(String.init) ?? "-") "
                 + "duration=\(duration.map { "\($0)" } ?? "-") size=\(width ?? 0)x\(height ?? 0) segments=\(segments ?? 0) "
                 + "buffered=\(buffered ?? []) ice=\(iceState ?? "-") audioPackets=\(audioPackets.map(String.init) ?? "-") "
-                + "delete=\(deleteStatus.map(String.init) ?? "-") timecodes=\(timecodes.map(String.init) ?? "-") "
+                + "delete=\(deleteStatus.map(String.init) ?? "-") encoded=\(framesEncoded.map(String.init) ?? "-") "
+                + "sent=\(framesSent.map(String.init) ?? "-") keyFrames=\(keyFramesEncoded.map(String.init) ?? "-") "
+                + "pli=\(pliCount.map(String.init) ?? "-") nack=\(nackCount.map(String.init) ?? "-") camera=\(cameraSize ?? "-") codecs=\(videoCodec ?? "-")/\(audioCodec ?? "-") timecodes=\(timecodes.map(String.init) ?? "-") "
                 + "latency ms min/median/p95/max=\(latencyMin ?? -1)/\(latencyMedian ?? -1)/\(latencyP95 ?? -1)/\(latencyMax ?? -1) errors=\(errors)"
         }
     }
@@ -91,6 +112,12 @@ public enum BrowserPlayback {
         /// the session is DELETEd. Inside a network namespace with loopback alone, Chromium runs ICE only
         /// with media permission, which the run grants (`--use-fake-ui-for-media-stream`).
         case whep(url: String, frames: Int)
+        /// The browser publishes its fake camera and microphone to a WHIP endpoint (an absolute `http://` URL of another
+        /// origin): sendonly video and audio transceivers, the offer POSTed (with `Authorization: Bearer token` when a
+        /// token is given), `seconds` of media once connected, the counters read from `getStats`, then the resource
+        /// DELETEd. The report's `width`/`height` are the sent pictures' (`outbound-rtp`), `framesEncoded`/`framesSent`
+        /// what went out.
+        case whipPublish(url: String, seconds: Double, token: String? = nil)
     }
 
     /// The Chromium binary on `PATH`.
@@ -118,9 +145,14 @@ public enum BrowserPlayback {
         case let .mp4(name): query = "mp4=\(escaped(name))"
         case let .hls(playlist, codecs): query = "playlist=\(escaped(playlist))" + (codecs.map { "&codecs=\(escaped($0))" } ?? "")
         case let .whep(url, frames): query = "whep=\(escaped(url))&frames=\(frames)"
+        case let .whipPublish(url, seconds, token): query = "whip=\(escaped(url))&seconds=\(seconds)" + (token.map { "&token=\(escaped($0))" } ?? "")
         }
         var webRTC: [String] = []
-        if case .whep = media { webRTC = ["--allow-loopback-in-peer-connection", "--use-fake-ui-for-media-stream"] }
+        switch media {
+        case .whep: webRTC = ["--allow-loopback-in-peer-connection", "--use-fake-ui-for-media-stream"]
+        case .whipPublish: webRTC = ["--allow-loopback-in-peer-connection", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+        default: break
+        }
         let report = try withServer(folder: folder, timeout: timeout) { port in
             let output = try runChromium(webRTC + ["--dump-dom", "http://127.0.0.1:\(port)/_player.html?\(query)"], folder: folder,
                                          timeout: timeout)
@@ -419,8 +451,50 @@ public enum BrowserPlayback {
                deleteStatus: deleted.status, timecodes: latencies.length, latencyMedian: percentile(latencies, 0.5),
                latencyP95: percentile(latencies, 0.95), latencyMax: percentile(latencies, 1), latencyMin: percentile(latencies, 0) };
     }
+    // The browser as a WHIP publisher: its fake camera and microphone, sendonly; what it encoded and sent from getStats.
+    async function publishWHIP(url, seconds, token) {
+      const sleep = ms => new Promise(r => setTimeout(r, ms));
+      const stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
+      const settings = stream.getVideoTracks()[0].getSettings();
+      const pc = new RTCPeerConnection();
+      const senders = stream.getTracks().map(track => pc.addTransceiver(track, { direction: 'sendonly', streams: [stream] }).sender);
+      await pc.setLocalDescription(await pc.createOffer());
+      const auth = token ? { Authorization: 'Bearer ' + token } : {};
+      const posted = await fetch(url, { method: 'POST', headers: Object.assign({ 'Content-Type': 'application/sdp' }, auth), body: pc.localDescription.sdp });
+      const answer = await posted.text();
+      if (posted.status !== 201) throw new Error('POST ' + url + ': ' + posted.status + ' ' + answer);
+      const location = new URL(posted.headers.get('Location'), url).href;
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+      // Keep the camera's size on a busy machine: lower the frame rate rather than the resolution.
+      for (const sender of senders) if (sender.track.kind === 'video') {
+        try { const p = sender.getParameters(); p.degradationPreference = 'maintain-resolution'; await sender.setParameters(p); }
+        catch (e) { errors.push('setParameters: ' + e); }
+      }
+      for (let i = 0; i < 100 && pc.connectionState !== 'connected'; i++) await sleep(100);
+      const iceState = pc.iceConnectionState;
+      if (pc.connectionState !== 'connected') errors.push('not connected: ' + pc.connectionState);
+      await sleep(seconds * 1000);
+      const stats = await pc.getStats();
+      let video = null, audio = null;
+      stats.forEach(s => {
+        if (s.type === 'outbound-rtp' && s.kind === 'video') video = s;
+        if (s.type === 'outbound-rtp' && s.kind === 'audio') audio = s;
+      });
+      const codec = s => { const c = s && s.codecId ? stats.get(s.codecId) : null; return c ? c.mimeType + (c.sdpFmtpLine ? ' ' + c.sdpFmtpLine : '') : null; };
+      const deleted = await fetch(location, { method: 'DELETE', headers: auth });
+      stream.getTracks().forEach(t => t.stop());
+      pc.close();
+      if (!video) errors.push('no video outbound-rtp');
+      return { done: errors.length === 0, errors, iceState, deleteStatus: deleted.status,
+               framesEncoded: video ? video.framesEncoded : 0, framesSent: video ? video.framesSent : 0,
+               width: video ? video.frameWidth : 0, height: video ? video.frameHeight : 0,
+               audioPackets: audio ? audio.packetsSent : 0, videoCodec: codec(video), audioCodec: codec(audio),
+               cameraSize: settings.width + 'x' + settings.height, keyFramesEncoded: video ? video.keyFramesEncoded : 0,
+               pliCount: video ? video.pliCount : 0, nackCount: video ? video.nackCount : 0 };
+    }
     video.addEventListener('error', () => errors.push('video: ' + (video.error ? video.error.code + ' ' + video.error.message : '?')));
-    (params.get('whep') ? playWHEP(params.get('whep'), Number(params.get('frames') || 60))
+    (params.get('whip') ? publishWHIP(params.get('whip'), Number(params.get('seconds') || 5), params.get('token'))
+      : params.get('whep') ? playWHEP(params.get('whep'), Number(params.get('frames') || 60))
       : params.get('mp4') ? playMP4(params.get('mp4')) : playHLS(params.get('playlist')))
       .then(r => report(r), e => { errors.push(String(e)); report({ done: false, errors }); });
     </script></body></html>

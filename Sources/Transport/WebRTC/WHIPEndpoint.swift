@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// - `POST PATH` with an SDP offer (`Content-Type: application/sdp`, RFC 9725 §4.2) whose sections send
 ///   (`sendonly` or `sendrecv`) makes a session and answers `201 Created` with the SDP answer — `recvonly`, H.264
-///   packetization-mode 1, Opus 48000/2, rtx where offered, BUNDLE, rtcp-mux, ICE-lite, `a=setup:passive` — and
+///   packetization-mode 1, Opus 48000/2, rtx where offered, BUNDLE, rtcp-mux, ICE-lite, `a=setup:passive` (we the DTLS
+///   server) for an offer of `actpass` or `active`, `a=setup:active` (we the DTLS client: RFC 5763 §5, RFC 8842 §5.3)
+///   for one of `passive`, as FFmpeg's `-f whip` offers by default — and
 ///   `Location: PATH/ID`, the session's resource (§4.3);
 /// - `DELETE PATH/ID` ends that session (`200`, §4.3); an unknown one is `404`;
 /// - `PATCH PATH/ID` (trickle ICE, ICE restart) is `405`: the answer carries its one host candidate and

@@ -6,7 +6,9 @@ import Synchronization
 
 /// The server side of one WebRTC peer that receives our media (a WHEP viewer): one UDP port on the bound address
 /// shared by ICE, DTLS and SRTP (RFC 7983, BUNDLE with rtcp-mux: RFC 8843, RFC 5761), ICE-lite answering the
-/// viewer's checks (``ICELiteAgent``, RFC 8445 §2.5), DTLS in the server role (`a=setup:passive`, RFC 5763 §5)
+/// viewer's checks (``ICELiteAgent``, RFC 8445 §2.5), DTLS in the role the offer leaves (RFC 5763 §5, RFC 8842 §5.3:
+/// the server — `a=setup:passive` — for an offer of `active`, and of `actpass` unless ``Configuration/actpassRole`` says
+/// client; the client — `a=setup:active`, its ClientHello sent once a check has succeeded — for an offer of `passive`)
 /// whose exported keys make the SRTP and SRTCP contexts (RFC 5764 §4.2), and then:
 ///
 /// - **media out:** the RTP packets of each frame handed to ``send(_:kind:isKeyFrame:)``, rewritten to the payload
@@ -42,6 +44,15 @@ public final class WebRTCPeerSession: Sendable {
         /// number is a multiple of it is dropped on its first arrival, before SRTP (a loss of 1/N that a
         /// retransmission repairs). 0 in normal use.
         public var inboundLossInterval = 0
+        /// A test hook for a receiving session: after this many video packets have arrived, every video packet is
+        /// dropped for ``inboundOutageDuration``, and every retransmission (rtx) of video from then on — a loss no NACK
+        /// can repair, so the publisher must answer the PLI with a key frame. 0 in normal use.
+        public var inboundOutageAfter = 0
+        /// How long the test hook's outage lasts.
+        public var inboundOutageDuration: Duration = .zero
+        /// Our DTLS role when the offer says `a=setup:actpass` (RFC 5763 §5 lets the answerer choose): ``DTLSRole/server``
+        /// (default, `a=setup:passive`, as ICE-lite servers answer) or ``DTLSRole/client`` (`a=setup:active`).
+        public var actpassRole: DTLSRole = .server
 
         /// A configuration.
         /// - Parameters:
@@ -98,7 +109,8 @@ public final class WebRTCPeerSession: Sendable {
         public var malformedControlPackets = 0
         /// SRTP packets a receiving session refused: failed authentication, or replayed (RFC 3711 §3.3.2).
         public var refusedMediaPackets = 0
-        /// RTP packets a receiving session dropped under ``Configuration/inboundLossInterval`` (a test hook).
+        /// RTP packets a receiving session dropped under ``Configuration/inboundLossInterval`` or
+        /// ``Configuration/inboundOutageAfter`` (test hooks).
         public var droppedForTest = 0
         /// Every count at zero.
         public init() {}
@@ -113,14 +125,17 @@ public final class WebRTCPeerSession: Sendable {
         var checksSeen = 0
         var lastConsent: ContinuousClock.Instant
         var lastReport: ContinuousClock.Instant
+        var dtlsStarted = false
     }
 
     /// The resource's id (the last segment of its WHEP `Location`).
     public let id: String
-    /// The answer, as SDP text (`a=ice-lite`, `a=setup:passive`, our fingerprint and host candidates).
+    /// The answer, as SDP text (`a=ice-lite`, `a=setup` of our ``role``, our fingerprint and host candidates).
     public let answer: String
     /// The accepted sections' tracks.
     public let tracks: [Track]
+    /// Our DTLS role, from the offer's `a=setup` (RFC 5763 §5).
+    public let role: DTLSRole
     /// The address of the UDP port (the answer's host candidate).
     public let localAddress: SocketAddress
     /// The timings and bounds.
@@ -182,12 +197,12 @@ public final class WebRTCPeerSession: Sendable {
         let section = offer.media[first.index]
         guard let remoteUfrag = section.iceUserFragment else { throw .missingOfferAttribute("ice-ufrag") }
         guard let fingerprintText = section.fingerprint else { throw .missingOfferAttribute("fingerprint") }
-        if let setup = section.setup?.lowercased(), setup != "actpass", setup != "active" { throw .setupRole(setup) }
+        let role = try Self.role(answering: section.setup, actpass: configuration.actpassRole)
         let remoteFingerprint: DTLSFingerprint
         let engine: DTLSEngine
         do {
             remoteFingerprint = try DTLSFingerprint(sdp: fingerprintText)
-            engine = try DTLSEngine(role: .server, certificate: certificate, remoteFingerprint: remoteFingerprint)
+            engine = try DTLSEngine(role: role, certificate: certificate, remoteFingerprint: remoteFingerprint)
         } catch {
             throw .dtls(error)
         }
@@ -200,6 +215,7 @@ public final class WebRTCPeerSession: Sendable {
         options.iceUserFragment = local.userFragment
         options.icePassword = local.password
         options.fingerprint = certificate.fingerprint.sdpValue
+        options.dtlsSetup = role.sdpSetup
         options.candidates = candidates
         options.sendingSSRCs = Dictionary(uniqueKeysWithValues: sendingSSRCs.map { ($0.key.rawValue, $0.value) })
         options.retransmissionSSRCs = Dictionary(uniqueKeysWithValues: retransmissionSSRCs.map { ($0.key.rawValue, $0.value) })
@@ -229,6 +245,7 @@ public final class WebRTCPeerSession: Sendable {
         self.id = id
         self.answer = answer.text
         self.tracks = tracks
+        self.role = role
         self.configuration = configuration
         self.socket = socket
         self.onClose = onClose
@@ -248,6 +265,22 @@ public final class WebRTCPeerSession: Sendable {
         agent.start()
         let start = now
         ticker.withLock { $0 = Task { [weak self] in await self?.tick(since: start) } }
+    }
+
+    /// Our DTLS role for an offer's `a=setup` (RFC 5763 §5, RFC 4145 §4): the server for `active` (and for none: the
+    /// offerer's default is `active`), the client for `passive`, `actpass`'s choice for `actpass`.
+    /// - Parameters:
+    ///   - setup: the offer's `a=setup` value, if any.
+    ///   - actpass: the role taken for `actpass`.
+    /// - Returns: our role.
+    /// - Throws: ``WebRTCSessionError/setupRole(_:)`` for `holdconn` or an unknown value.
+    static func role(answering setup: String?, actpass: DTLSRole) throws(WebRTCSessionError) -> DTLSRole {
+        switch setup?.lowercased() {
+        case nil, "active": .server
+        case "passive": .client
+        case "actpass": actpass
+        case let other?: throw .setupRole(other)
+        }
     }
 
     /// Whether the session is connected: DTLS completed and the SRTP contexts exist.
@@ -443,7 +476,7 @@ public final class WebRTCPeerSession: Sendable {
     /// §3.3.2), then the receiver (jitter buffer, depacketizers); the NACKs and PLI it then wants are sent at once.
     private func receiveMedia(_ bytes: [UInt8]) {
         guard isReceiving, bytes.count >= 12 else { return }
-        if configuration.inboundLossInterval > 0, dropsForTest(bytes) {
+        if configuration.inboundLossInterval > 0 || configuration.inboundOutageAfter > 0, dropsForTest(bytes) {
             state.withLock { $0.sender.statistics.droppedForTest += 1 }
             return
         }
@@ -475,10 +508,26 @@ public final class WebRTCPeerSession: Sendable {
         }
     }
 
-    /// The test hook: drops the first arrival of a media packet whose sequence number is a multiple of the interval.
+    /// The test hooks: ``Configuration/inboundLossInterval`` drops the first arrival of a media packet whose sequence
+    /// number is a multiple of the interval; ``Configuration/inboundOutageAfter`` drops every video packet for
+    /// ``Configuration/inboundOutageDuration`` once that many have arrived, and every video retransmission from then on.
     private func dropsForTest(_ bytes: [UInt8]) -> Bool {
         let payloadType = bytes[1] & 0x7F
-        guard isReceiving,
+        guard isReceiving else { return false }
+        if configuration.inboundOutageAfter > 0,
+           let video = receiver.withLock({ $0.tracks.first { $0.kind == "video" } }),
+           video.payloadType == payloadType || video.retransmissionPayloadType == payloadType {
+            let now = ContinuousClock.now, after = configuration.inboundOutageAfter, duration = configuration.inboundOutageDuration
+            let isRetransmission = payloadType != video.payloadType
+            let dropped = inboundLoss.withLock { loss -> Bool in
+                if !isRetransmission { loss.videoPackets += 1 }
+                if loss.outageStart == nil, loss.videoPackets > after { loss.outageStart = now }
+                guard let start = loss.outageStart else { return false }
+                return isRetransmission || now - start < duration
+            }
+            if dropped { return true }
+        }
+        guard configuration.inboundLossInterval > 0,
               receiver.withLock({ $0.tracks.contains { $0.payloadType == payloadType } }) else { return false }
         let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
         guard Int(sequence) % configuration.inboundLossInterval == 0 else { return false }
@@ -541,6 +590,7 @@ public final class WebRTCPeerSession: Sendable {
             try? await Task.sleep(for: .milliseconds(50))
             guard !isClosed else { return }
             let now = ContinuousClock.now
+            if role == .client, !state.withLock({ $0.dtlsStarted }), !agent.verifiedAddresses.isEmpty, !startHandshake() { return }
             let retry = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
                 guard !engine.isHandshakeComplete, let remaining = engine.retransmissionTimeout, remaining <= .milliseconds(50) else {
                     return .success([])
@@ -581,6 +631,29 @@ public final class WebRTCPeerSession: Sendable {
         }
     }
 
+    /// As the DTLS client: sends the ClientHello once a connectivity check has succeeded (the peer then knows the
+    /// pair), to the nominated address or the checked one.
+    /// - Returns: `false` when the handshake could not start (the session is then closed).
+    private func startHandshake() -> Bool {
+        state.withLock { $0.dtlsStarted = true }
+        let outcome = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
+            do throws(DTLSError) {
+                try engine.start()
+                return .success(engine.takeOutgoingDatagrams())
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case let .success(datagrams):
+            for datagram in datagrams { _ = try? agent.send(datagram) }
+            return true
+        case let .failure(error):
+            close(.dtlsFailed("\(error)"))
+            return false
+        }
+    }
+
     private func close(_ reason: WebRTCPeerSessionCloseReason) {
         let first = state.withLock { state -> Bool in
             defer { state.isClosed = true }
@@ -603,6 +676,10 @@ public final class WebRTCPeerSession: Sendable {
 
 /// The test hook's memory: the sequence numbers dropped once already (so that their repair passes).
 private struct InboundLoss {
+    /// Video packets seen by the outage hook.
+    var videoPackets = 0
+    /// When the outage began.
+    var outageStart: ContinuousClock.Instant?
     var dropped: Set<UInt32> = []
 }
 

@@ -7,7 +7,7 @@ public enum WebRTCSessionError: Error, Sendable, Equatable, CustomStringConverti
     case offer(SDPError)
     /// The offer lacks an attribute every WebRTC offer has (`ice-ufrag`, `fingerprint`): its name.
     case missingOfferAttribute(String)
-    /// The offer's `a=setup` does not let us be the DTLS server (it must be `actpass` or `active`).
+    /// The offer's `a=setup` leaves no DTLS role (RFC 5763 §5: it must be `actpass`, `active` or `passive`).
     case setupRole(String)
     /// The DTLS side cannot be set up (a malformed fingerprint, or no OpenSSL in this build:
     /// ``DTLSError/unavailable``).
@@ -20,7 +20,7 @@ public enum WebRTCSessionError: Error, Sendable, Equatable, CustomStringConverti
         switch self {
         case let .offer(error): "WebRTC offer: \(error)"
         case let .missingOfferAttribute(name): "WebRTC offer: no a=\(name) in any accepted section"
-        case let .setupRole(value): "WebRTC offer: a=setup:\(value) leaves us no DTLS server role"
+        case let .setupRole(value): "WebRTC offer: a=setup:\(value) leaves us no DTLS role"
         case let .dtls(error): "WebRTC DTLS: \(error)"
         case let .transport(error): "WebRTC transport: \(error)"
         }
