@@ -9,7 +9,8 @@
 # faster), each peak RSS, and whether each output's md5 equals ffmpeg's.
 #
 # Usage: scripts/benchmark-native-h264-decoder.sh [FRAMES (300)] [RUNS (3)]
-# Env: STREAMKIT_BENCHMARK_OUT (default .build/native-h264-decoder-benchmark): the streams and the driver.
+# Env: STREAMKIT_BENCHMARK_OUT (default .build/native-h264-decoder-benchmark): the streams and the driver;
+# STREAMKIT_MEDIA (default ../shared/media): where the cars sequence is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 frames="${1:-300}"
@@ -21,7 +22,7 @@ swift build -c release --product streamkit >/dev/null
 streamkit="$(swift build -c release --show-bin-path)/streamkit"
 gcc -O2 -Wall -Wextra -o "$out/openh264-decode" scripts/native-h264-benchmark/openh264-decode.c -lopenh264
 
-cars=../shared/media/sequences/cars_320x240.i420
+cars="${STREAMKIT_MEDIA:-../shared/media}/sequences/cars_320x240.i420"
 for kind in high baseline; do
     stream="$out/720p-$kind-$frames.264"
     [ -s "$stream" ] && continue

@@ -2,19 +2,33 @@
 /// codIOffset (9 bits each) over the slice's RBSP, and the context variables as one byte each,
 /// `pStateIdx << 1 | valMPS`, in memory the decoder owns (no allocation per slice or bin).
 ///
+/// codIOffset is kept in the top of a 64-bit window (bits 54…62) with the next bits of the slice data below it, so
+/// that RenormD shifts the window instead of reading bits one by one; the window is refilled with whole bytes when
+/// its read-ahead runs out (a few times per 50 bins). The bins are those of §9.3.3.2: the read-ahead bits below
+/// codIOffset take no part in the comparisons.
+///
 /// Reading past the end of the data yields zero bits (the bit reader's padding); ``isOverrun`` tells it.
 struct CABACDecoder {
-    /// The slice's RBSP reader, positioned after the last bit the engine consumed.
-    var reader: SliceBitReader
+    /// The slice data's first byte, followed by at least 8 readable bytes after its last.
+    private var base: UnsafePointer<UInt8>
+    /// Bits of slice data (without padding).
+    private var bitCount: Int
+    /// The next byte to load into the window.
+    private var nextByte = 0
+    /// Valid read-ahead bits below codIOffset in ``window`` (may go down to −7 between a shift and its refill).
+    private var readAhead = 0
+    /// codIOffset << 54, then the read-ahead bits (bits below them are zero or the stream's next bits).
+    private var window: UInt64 = 0
     /// codIRange (§9.3.1.2), 256…510 between bins.
-    var range: UInt32 = 510
-    /// codIOffset (§9.3.1.2), below `range`.
-    var offset: UInt32 = 0
+    private(set) var range: UInt32 = 510
     /// The context variables, one byte per ctxIdx: pStateIdx << 1 | valMPS.
     let states: UnsafeMutablePointer<UInt8>
     /// ``CABACEngineTables/packed``: rangeTabLPS (256 bytes), then the context byte after an MPS (128) and
     /// after an LPS (128), in memory the decoder owns (no global initialisation check per bin).
     let tables: UnsafePointer<UInt8>
+
+    /// Where codIOffset sits in ``window``.
+    private static let scale: UInt64 = 54
 
     /// Creates the engine over a reader; call ``initialiseContexts(sliceQP:cabacInitIDC:isIntraSlice:)``
     /// and ``initialiseEngine()`` before decoding.
@@ -23,13 +37,43 @@ struct CABACDecoder {
     ///   - states: storage for ``CABACContextTables/count`` context variables.
     ///   - tables: a copy of ``CABACEngineTables/packed``.
     init(reader: SliceBitReader, states: UnsafeMutablePointer<UInt8>, tables: UnsafePointer<UInt8>) {
-        self.reader = reader
+        self.base = reader.base
+        self.bitCount = reader.bitCount
         self.states = states
         self.tables = tables
+        self.reader = reader
+    }
+
+    /// The slice data reader just past the last bit the engine consumed (codIOffset's last bit). Setting it moves
+    /// the engine to the reader's position: call ``initialiseEngine()`` next.
+    var reader: SliceBitReader {
+        get { SliceBitReader(base: base, bitCount: bitCount, position: nextByte &* 8 &- readAhead) }
+        set {
+            base = newValue.base
+            bitCount = newValue.bitCount
+            nextByte = newValue.position >> 3
+            readAhead = 0 &- (newValue.position & 7)
+            window = 0
+        }
     }
 
     /// Whether the engine read more than a few bits past the end of the slice data (a slice cut short).
-    @inline(__always) var isOverrun: Bool { reader.position > reader.bitCount + 16 }
+    @inline(__always) var isOverrun: Bool { nextByte &* 8 &- readAhead > bitCount &+ 16 }
+
+    /// The 8 bytes from `byte` on, big-endian (zeros past the end of the data).
+    @inline(__always) private func load(_ byte: Int) -> UInt64 {
+        if byte > bitCount >> 3 { return 0 }
+        return UnsafeRawPointer(base + byte).loadUnaligned(as: UInt64.self).bigEndian
+    }
+
+    /// Puts the next whole bytes of the data below the read-ahead bits (`readAhead` ≥ −7).
+    @inline(__always) private mutating func refill() {
+        let shift = 10 &+ readAhead
+        window |= load(nextByte) >> UInt64(shift)
+        let bytes = (54 &- readAhead) >> 3
+        nextByte &+= bytes
+        readAhead &+= bytes &* 8
+    }
 
     /// The initialisation of the context variables (§9.3.1.1, 9-5): preCtxState from (m, n) and SliceQPY.
     /// - Parameters:
@@ -61,8 +105,11 @@ struct CABACDecoder {
     /// - Returns: false when codIOffset is 510 or 511, which a conforming stream never has.
     mutating func initialiseEngine() -> Bool {
         range = 510
-        offset = reader.bits(9)
-        return offset < 510
+        window = 0
+        refill()
+        window <<= 9
+        readAhead &-= 9
+        return window >> Self.scale < 510
     }
 
     /// DecodeDecision (§9.3.3.2.1) with RenormD (§9.3.3.2.2): one bin with context `ctx`.
@@ -73,21 +120,24 @@ struct CABACDecoder {
         let state = Int(states[ctx])
         let lps = UInt32(tables[(state >> 1) << 2 | Int((range >> 6) & 3)])
         range &-= lps
-        var bin: Int
-        if offset < range {
+        let scaledRange = UInt64(range) << Self.scale
+        let bin: Int
+        if window < scaledRange {
             bin = state & 1
-            states[ctx] = tables[256 + state]
+            states[ctx] = tables[256 &+ state]
             if range >= 256 { return bin }
         } else {
-            offset &-= range
+            window &-= scaledRange
             range = lps
             bin = (state & 1) ^ 1
-            states[ctx] = tables[384 + state]
+            states[ctx] = tables[384 &+ state]
         }
-        // RenormD: shift until codIRange is 256 or more, reading one bit per shift.
-        let shift = range.leadingZeroBitCount - 23
-        range <<= UInt32(shift)
-        offset = offset << UInt32(shift) | reader.bits(shift)
+        // RenormD: codIRange back to 256 or more, the window shifted as many bits.
+        let shift = range.leadingZeroBitCount &- 23
+        range <<= UInt32(truncatingIfNeeded: shift)
+        window <<= UInt64(truncatingIfNeeded: shift)
+        readAhead &-= shift
+        if readAhead < 0 { refill() }
         return bin
     }
 
@@ -95,24 +145,29 @@ struct CABACDecoder {
     /// - Returns: the bin, 0 or 1.
     @inline(__always)
     mutating func bypass() -> Int {
-        offset = offset << 1 | reader.bits(1)
-        if offset >= range {
-            offset &-= range
+        window <<= 1
+        readAhead &-= 1
+        if readAhead < 0 { refill() }
+        let scaledRange = UInt64(range) << Self.scale
+        if window >= scaledRange {
+            window &-= scaledRange
             return 1
         }
         return 0
     }
 
     /// DecodeTerminate (§9.3.3.2.2.3): end_of_slice_flag and the I_PCM bin of mb_type. After a 1 the
-    /// engine stops, its reader just past the last bit it consumed (for I_PCM, before the alignment bits).
+    /// engine stops, its ``reader`` just past the last bit it consumed (for I_PCM, before the alignment bits).
     /// - Returns: the bin, 0 or 1.
     @inline(__always)
     mutating func terminate() -> Int {
         range &-= 2
-        if offset >= range { return 1 }
+        if window >= UInt64(range) << Self.scale { return 1 }
         if range < 256 {
             range <<= 1
-            offset = offset << 1 | reader.bits(1)
+            window <<= 1
+            readAhead &-= 1
+            if readAhead < 0 { refill() }
         }
         return 0
     }

@@ -192,18 +192,70 @@ public enum DeblockingFilter {
                 filterLumaLines(plane.base + ((y &- 4) &* plane.stride &+ x), plane.stride, limits, alpha, beta)
                 return
             }
-            // Transposed: scratch row k holds sample k (p3 … q3) of each of the 16 lines.
+            // Transposed: scratch row k holds sample k (p3 … q3) of each of the 16 lines, two 8x8 byte blocks
+            // transposed in 64-bit words (eight loads and stores per block instead of 64 of each).
             let origin = plane.base + (y &* plane.stride &+ x &- 4)
-            for line in 0..<16 {
-                let row = origin + line &* plane.stride
-                for k in 0..<8 { scratch[k &* 16 &+ line] = row[k] }
+            let words = UnsafeMutableRawPointer(scratch)
+            for half in 0..<2 {
+                var block = loadRows(origin + half &* 8 &* plane.stride, plane.stride)
+                transpose(&block)
+                withUnsafeBytes(of: &block) { rows in
+                    for k in 0..<8 {
+                        words.storeBytes(of: rows.load(fromByteOffset: k &* 8, as: UInt64.self), toByteOffset: k &* 16 &+ half &* 8,
+                                         as: UInt64.self)
+                    }
+                }
             }
             filterLumaLines(scratch, 16, limits, alpha, beta)
-            for line in 0..<16 {
-                let row = origin + line &* plane.stride
-                for k in 2..<6 { row[k] = scratch[k &* 16 &+ line] }
+            for half in 0..<2 {
+                var block = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+                withUnsafeMutableBytes(of: &block) { rows in
+                    for k in 0..<8 {
+                        rows.storeBytes(of: words.loadUnaligned(fromByteOffset: k &* 16 &+ half &* 8, as: UInt64.self), toByteOffset: k &* 8,
+                                        as: UInt64.self)
+                    }
+                }
+                transpose(&block)
+                storeRows(block, origin + half &* 8 &* plane.stride, plane.stride)
             }
         }
+    }
+
+    /// Eight rows of eight samples, each as one 64-bit word (sample k in byte k of the little-endian value).
+    public typealias ByteBlock = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+    /// Loads eight rows of eight samples from `origin`, rows `stride` apart.
+    @inlinable @inline(__always)
+    static func loadRows(_ origin: UnsafeMutablePointer<UInt8>, _ stride: Int) -> ByteBlock {
+        @inline(__always) func row(_ i: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(origin + i &* stride).loadUnaligned(as: UInt64.self))
+        }
+        return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+    }
+
+    /// Stores eight rows of eight samples at `origin`, rows `stride` apart.
+    @inlinable @inline(__always)
+    static func storeRows(_ block: ByteBlock, _ origin: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        @inline(__always) func row(_ i: Int, _ value: UInt64) {
+            UnsafeMutableRawPointer(origin + i &* stride).storeBytes(of: value.littleEndian, as: UInt64.self)
+        }
+        row(0, block.0); row(1, block.1); row(2, block.2); row(3, block.3)
+        row(4, block.4); row(5, block.5); row(6, block.6); row(7, block.7)
+    }
+
+    /// Transposes an 8x8 block of bytes held as eight 64-bit rows (byte j of row i goes to byte i of row j): 2x2
+    /// blocks of bytes, then of 16-bit pairs, then of 32-bit halves swapped across the diagonal.
+    @inlinable @inline(__always)
+    public static func transpose(_ b: inout ByteBlock) {
+        @inline(__always) func swap(_ a: inout UInt64, _ c: inout UInt64, _ shift: UInt64, _ mask: UInt64) {
+            let t = ((a >> shift) ^ c) & mask
+            c ^= t
+            a ^= t << shift
+        }
+        let m1: UInt64 = 0x00FF_00FF_00FF_00FF, m2: UInt64 = 0x0000_FFFF_0000_FFFF, m4: UInt64 = 0x0000_0000_FFFF_FFFF
+        swap(&b.0, &b.1, 8, m1); swap(&b.2, &b.3, 8, m1); swap(&b.4, &b.5, 8, m1); swap(&b.6, &b.7, 8, m1)
+        swap(&b.0, &b.2, 16, m2); swap(&b.1, &b.3, 16, m2); swap(&b.4, &b.6, 16, m2); swap(&b.5, &b.7, 16, m2)
+        swap(&b.0, &b.4, 32, m4); swap(&b.1, &b.5, 32, m4); swap(&b.2, &b.6, 32, m4); swap(&b.3, &b.7, 32, m4)
     }
 
     /// bS < 4 (§8.7.2.3) on 16 neighbouring lines laid out across: `top` points at p3 of line 0, samples of a line

@@ -139,18 +139,36 @@ public enum LumaInterpolation {
         out.pointee = average ? UInt8(truncatingIfNeeded: (UInt16(out.pointee) &+ UInt16(value) &+ 1) >> 1) : value
     }
 
+    /// Full-sample rows (G), stored or averaged into `out`: whole rows as one 16-, 8- or 4-byte vector each (an element
+    /// loop stayed byte by byte, the compiler not knowing that `g` and `out` never overlap).
     @inline(__always)
     static func copy(_ g: UnsafePointer<UInt8>, _ s: Int, _ w: Int, _ h: Int, _ out: UnsafeMutablePointer<UInt8>, _ os: Int,
                      average: Bool) {
-        for y in 0..<h {
-            if !average {
-                // An element loop (no memmove call per row of 4…16 samples).
+        switch w {
+        case 16: copyRows(g, s, h, out, os, average, SIMD16<UInt8>.self)
+        case 8: copyRows(g, s, h, out, os, average, SIMD8<UInt8>.self)
+        case 4: copyRows(g, s, h, out, os, average, SIMD4<UInt8>.self)
+        default:
+            for y in 0..<h {
                 let r = g + y &* s, o = out + y &* os
-                for x in 0..<w { o[x] = r[x] }
-                continue
+                for x in 0..<w { store(r[x], o + x, average) }
             }
-            let r = g + y &* s, o = out + y &* os
-            for x in 0..<w { store(r[x], o + x, true) }
+        }
+    }
+
+    /// `copy` for one row width, a vector type of that many samples.
+    @inline(__always)
+    static func copyRows<Row: SIMD>(_ g: UnsafePointer<UInt8>, _ s: Int, _ h: Int, _ out: UnsafeMutablePointer<UInt8>, _ os: Int,
+                                    _ average: Bool, _: Row.Type) where Row.Scalar == UInt8 {
+        for y in 0..<h {
+            var row = UnsafeRawPointer(g + y &* s).loadUnaligned(as: Row.self)
+            let o = UnsafeMutableRawPointer(out + y &* os)
+            if average {
+                // (a + b + 1) >> 1 without widening: (a | b) − ((a ^ b) >> 1).
+                let other = o.loadUnaligned(as: Row.self)
+                row = (row | other) &- ((row ^ other) &>> 1)
+            }
+            o.storeBytes(of: row, as: Row.self)
         }
     }
 
