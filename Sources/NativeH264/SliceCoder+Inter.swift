@@ -266,17 +266,20 @@ extension SliceCoder {
                            into: result.luma + py * 16 + px, stride: 16)
         }
         // Luma: 16 blocks, all 16 coefficients each.
+        var nonZeroBlocks = 0
         source.luma.withUnsafeBufferPointer { src in
             for blk in 0..<16 {
                 let (bx, by) = Self.blockOrigin[blk]
                 let block = result.levels + 16 * blk
                 Transform4x4.forwardDifference(src.baseAddress! + (y0 + by) * stride + x0 + bx, stride: stride,
                                                result.luma + by * 16 + bx, stride: 16, into: block)
-                Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false)
-                Self.clamp(block, 16)
+                if Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false) > 0 {
+                    nonZeroBlocks |= 1 << blk
+                    Self.clamp(block, 16)
+                }
             }
         }
-        decimate(result)
+        decimate(result, nonZeroBlocks: nonZeroBlocks)
         for (partition, (px, py, pw, ph)) in shape.partitions.enumerated() {
             let mv = vectors[partition]
             for component in 0..<2 {
@@ -315,10 +318,18 @@ extension SliceCoder {
     /// Drops luma residual that costs more bits than it buys (an encoder choice, after x264's
     /// decimation): an 8x8 block whose levels are all ±1 and scattered scores below 4 by the runs before
     /// them, the whole macroblock's luma below 6; then sets CodedBlockPatternLuma.
-    func decimate(_ macroblock: InterMacroblock) {
+    /// - Parameters:
+    ///   - macroblock: the macroblock whose luma levels are decimated.
+    ///   - nonZeroBlocks: bit `blk` set when 4x4 block `blk` (luma4x4BlkIdx) has a non-zero level; the
+    ///     others are all zero and score 0 without being scanned.
+    func decimate(_ macroblock: InterMacroblock, nonZeroBlocks: Int) {
+        guard nonZeroBlocks != 0 else {
+            macroblock.codedBlockPatternLuma = 0
+            return
+        }
         let scanned = scratch.scanned
         var blockScores = InlineArray<16, Int>(repeating: 0)
-        for blk in 0..<16 {
+        for blk in 0..<16 where nonZeroBlocks & (1 << blk) != 0 {
             Zigzag.scan(macroblock.levels + 16 * blk, into: scanned)
             var score = 0, index = 15
             while index >= 0 && scanned[index] == 0 { index -= 1 }
@@ -339,11 +350,10 @@ extension SliceCoder {
         }
         if total < 6 { for i in 0..<4 { keep[i] = false } }
         macroblock.codedBlockPatternLuma = 0
-        for blk in 0..<16 {
-            let levels = macroblock.levels + 16 * blk
+        for blk in 0..<16 where nonZeroBlocks & (1 << blk) != 0 {
             if !keep[blk / 4] {
-                levels.update(repeating: 0, count: 16)
-            } else if (0..<16).contains(where: { levels[$0] != 0 }) {
+                (macroblock.levels + 16 * blk).update(repeating: 0, count: 16)
+            } else {
                 macroblock.codedBlockPatternLuma |= 1 << (blk / 4)
             }
         }
