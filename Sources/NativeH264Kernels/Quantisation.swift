@@ -172,6 +172,24 @@ public enum Quantisation {
         return nonZero
     }
 
+    /// The largest SAD of a 4x4 residual block (Σ |source − prediction|) whose every level from
+    /// ``quantise(_:qP:kind:skippingDC:)`` is certainly 0, so the transform and quantisation can be left
+    /// out (zero-block detection; an encoder shortcut that changes no level). A coefficient c(i, j) of
+    /// the forward core transform is at most wᵢ·wⱼ·SAD (w = 1, 2, 1, 2: the largest entry of each row of
+    /// Cf), and its level (|c|·MF + f) >> qbits is 0 while that bound·MF + f < 2^qbits, in each position
+    /// class: class 0 (w 1·1, MF(m, 0)), class 1 (2·2, MF(m, 1)), class 2 (1·2, MF(m, 2)).
+    /// - Parameters:
+    ///   - qP: 0…51.
+    ///   - kind: intra or inter rounding.
+    /// - Returns: the limit (the block is all zero when its SAD is at most this).
+    @inlinable
+    public static func zeroBlockLimit(qP: Int, kind: Kind) -> Int {
+        let qbits = 15 + qP / 6
+        let room = (1 << qbits) - (1 << qbits) / (kind == .intra ? 3 : 6) - 1
+        let (m0, m1, m2) = multipliers(qP % 6)
+        return min(room / Int(m0), room / (4 * Int(m1)), room / (2 * Int(m2)))
+    }
+
     /// Dead-zone quantisation of DC values (Intra16x16 luma DC after ``DCTransforms/forwardLumaDC(_:)``,
     /// chroma DC after ``DCTransforms/forwardChromaDC(_:)``): MF(m, 0) with qbits + 1 and offset 2f.
     /// - Parameters:
