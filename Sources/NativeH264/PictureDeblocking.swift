@@ -61,16 +61,43 @@ struct PictureDeblocking: Sendable {
         let mb = mbY * widthInMbs + mbX
         let here = Int(macroblockQPs[mb])
         let left = mbX > 0 ? Int(macroblockQPs[mb - 1]) : here, top = mbY > 0 ? Int(macroblockQPs[mb - widthInMbs]) : here
-        // bS[direction · 16 + edge · 4 + segment]: direction 0 vertical edges, 1 horizontal edges (inline, no heap).
-        var strengths = InlineArray<32, Int>(repeating: 0)
+        // bS[direction · 16 + edge · 4 + segment]: direction 0 vertical edges, 1 horizontal edges (inline, no heap),
+        // derived as BoundaryStrength.derive does (§8.7.2.1), read in place from the picture's arrays.
+        var strengths = InlineArray<32, UInt8>(repeating: 0)
         var anyStrength = 0
-        for edge in 0..<4 {
-            for segment in 0..<4 {
-                let gx = mbX * 4 + edge, gy = mbY * 4 + segment
-                strengths[edge * 4 + segment] = gx > 0 ? strength(p: (gx - 1, gy), q: (gx, gy), isMacroblockEdge: edge == 0) : 0
-                let hx = mbX * 4 + segment, hy = mbY * 4 + edge
-                strengths[16 + edge * 4 + segment] = hy > 0 ? strength(p: (hx, hy - 1), q: (hx, hy), isMacroblockEdge: edge == 0) : 0
-                anyStrength |= strengths[edge * 4 + segment] | strengths[16 + edge * 4 + segment]
+        macroblockIsIntra.withUnsafeBufferPointer { intra in
+            lumaTotals.withUnsafeBufferPointer { totals in
+                motionVectors.withUnsafeBufferPointer { vectors in
+                    let gridStride = widthInMbs &* 4
+                    let origin = mbY &* 4 &* gridStride &+ mbX &* 4
+                    let isIntra = intra[mb]
+                    let leftIntra = mbX > 0 && intra[mb &- 1], topIntra = mbY > 0 && intra[mb &- widthInMbs]
+                    /// bS of the edge between blocks p and q (grid indices); `pIntra`: p's macroblock is intra.
+                    @inline(__always) func derive(_ p: Int, _ q: Int, pIntra: Bool, isMacroblockEdge: Bool) -> Int {
+                        if isIntra || pIntra { return isMacroblockEdge ? 4 : 3 }
+                        if totals[p] != 0 || totals[q] != 0 { return 2 }
+                        let difference = vectors[p] &- vectors[q]
+                        return abs(difference.x) >= 4 || abs(difference.y) >= 4 ? 1 : 0
+                    }
+                    for edge in 0..<4 {
+                        let isMacroblockEdge = edge == 0
+                        for segment in 0..<4 {
+                            if mbX > 0 || edge > 0 {
+                                let q = origin &+ segment &* gridStride &+ edge
+                                let value = derive(q &- 1, q, pIntra: isMacroblockEdge ? leftIntra : isIntra, isMacroblockEdge: isMacroblockEdge)
+                                strengths[edge &* 4 &+ segment] = UInt8(truncatingIfNeeded: value)
+                                anyStrength |= value
+                            }
+                            if mbY > 0 || edge > 0 {
+                                let q = origin &+ edge &* gridStride &+ segment
+                                let value = derive(q &- gridStride, q, pIntra: isMacroblockEdge ? topIntra : isIntra,
+                                                   isMacroblockEdge: isMacroblockEdge)
+                                strengths[16 &+ edge &* 4 &+ segment] = UInt8(truncatingIfNeeded: value)
+                                anyStrength |= value
+                            }
+                        }
+                    }
+                }
             }
         }
         // bS 0 everywhere (a still or skipped area): no edge of the macroblock is filtered (§8.7.2: bS 0 leaves the samples).
@@ -84,18 +111,6 @@ struct PictureDeblocking: Sendable {
         SliceCoder.filterMacroblock(planes.luma, x: mbX * 16, y: mbY * 16, strengths: strengths, thresholds: luma, isChroma: false)
         SliceCoder.filterMacroblock(planes.cb, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma, isChroma: true)
         SliceCoder.filterMacroblock(planes.cr, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma, isChroma: true)
-    }
-
-    /// bS between two 4x4 luma blocks at picture 4x4-grid coordinates (§8.7.2.1).
-    func strength(p: (Int, Int), q: (Int, Int), isMacroblockEdge: Bool) -> Int {
-        BoundaryStrength.derive(p: blockInfo(p.0, p.1), q: blockInfo(q.0, q.1), isMacroblockEdge: isMacroblockEdge)
-    }
-
-    /// What bS needs to know about the 4x4 luma block at grid position (x, y).
-    func blockInfo(_ x: Int, _ y: Int) -> DeblockingBlockInfo {
-        let mb = (y / 4) * widthInMbs + x / 4
-        return DeblockingBlockInfo(isIntra: macroblockIsIntra[mb], hasCoefficients: lumaTotals[y * widthInMbs * 4 + x] > 0,
-                                   referencePicture: 0, motionVector: motionVectors[y * widthInMbs * 4 + x])
     }
 }
 

@@ -27,7 +27,7 @@ extension SliceCoder {
 
     /// The edges of one macroblock's plane block: vertical ones, then horizontal ones (§8.7), each
     /// segment (4 luma or 2 chroma lines) with its bS.
-    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: InlineArray<32, Int>,
+    static func filterMacroblock(_ plane: MutablePlaneView, x: Int, y: Int, strengths: InlineArray<32, UInt8>,
                                  thresholds: EdgeThresholds, isChroma: Bool) {
         // Luma edges 0, 4, 8, 12; chroma edges 0 and 4 (luma edges 0 and 8).
         let edges = isChroma ? chromaEdges : lumaEdges
@@ -35,14 +35,14 @@ extension SliceCoder {
         for (offset, edge) in edges where x + offset > 0 {
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + offset, y: y + segment * segmentLength, direction: .vertical, length: segmentLength,
-                                        strength: strengths[edge * 4 + segment], thresholds: edge == 0 ? thresholds.left : thresholds.inner,
+                                        strength: Int(strengths[edge * 4 + segment]), thresholds: edge == 0 ? thresholds.left : thresholds.inner,
                                         isChroma: isChroma)
             }
         }
         for (offset, edge) in edges where y + offset > 0 {
             for segment in 0..<4 {
                 DeblockingFilter.filter(plane, x: x + segment * segmentLength, y: y + offset, direction: .horizontal, length: segmentLength,
-                                        strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,
+                                        strength: Int(strengths[16 + edge * 4 + segment]), thresholds: edge == 0 ? thresholds.top : thresholds.inner,
                                         isChroma: isChroma)
             }
         }

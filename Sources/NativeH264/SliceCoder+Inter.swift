@@ -20,6 +20,9 @@ final class InterMacroblock {
     let chromaDC: UnsafeMutablePointer<Int32>
     /// CodedBlockPatternChroma, 0…2.
     var codedBlockPatternChroma = 0
+    /// Bit `blk` set when luma block `blk` (luma4x4BlkIdx) has a non-zero level after decimation; a block
+    /// without one adds no residual to the prediction.
+    var nonZeroBlocks = 0
 
     init() {
         luma = .allocate(capacity: 256 + 128)
@@ -257,7 +260,9 @@ extension SliceCoder {
         result.shape = shape
         result.codedBlockPatternLuma = 0
         result.codedBlockPatternChroma = 0
-        guard let reference, let planes = referencePlanes else { return result }
+        result.nonZeroBlocks = 0
+        // (The reference read through `self`, not bound: binding it would copy the picture, five retains.)
+        guard reference != nil, let planes = referencePlanes else { return result }
         let stride = source.width, chromaStride = source.chromaWidth
         let x0 = mbX * 16, y0 = mbY * 16, cx0 = mbX * 8, cy0 = mbY * 8
         for (partition, (px, py, _, _)) in shape.partitions.enumerated() {
@@ -266,37 +271,57 @@ extension SliceCoder {
                            into: result.luma + py * 16 + px, stride: 16)
         }
         // Luma: 16 blocks, all 16 coefficients each.
+        // A block whose SAD is within the zero-block limit quantises to nothing: its transform is left out.
+        var nonZeroBlocks = 0
+        let zeroLimit = Quantisation.zeroBlockLimit(qP: qp, kind: .inter)
         source.luma.withUnsafeBufferPointer { src in
             for blk in 0..<16 {
                 let (bx, by) = Self.blockOrigin[blk]
                 let block = result.levels + 16 * blk
-                Transform4x4.forwardDifference(src.baseAddress! + (y0 + by) * stride + x0 + bx, stride: stride,
-                                               result.luma + by * 16 + bx, stride: 16, into: block)
-                Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false)
-                Self.clamp(block, 16)
+                let original = src.baseAddress! + (y0 + by) * stride + x0 + bx, predicted = result.luma + by * 16 + bx
+                if SAD.fast(.w4h4, original, stride: stride, UnsafePointer(predicted), stride: 16) <= zeroLimit {
+                    block.update(repeating: 0, count: 16)
+                    continue
+                }
+                Transform4x4.forwardDifference(original, stride: stride, predicted, stride: 16, into: block)
+                if Quantisation.quantise(block, qP: qp, kind: .inter, skippingDC: false) > 0 {
+                    nonZeroBlocks |= 1 << blk
+                    Self.clamp(block, 16)
+                }
             }
         }
-        decimate(result)
+        decimate(result, nonZeroBlocks: nonZeroBlocks)
         for (partition, (px, py, pw, ph)) in shape.partitions.enumerated() {
             let mv = vectors[partition]
             for component in 0..<2 {
-                (component == 0 ? reference.cb : reference.cr).withUnsafeBufferPointer { ref in
-                    let plane = PlaneView(base: ref.baseAddress!, width: reference.chromaWidth, height: reference.chromaHeight, stride: chromaStride)
+                (component == 0 ? reference.unsafelyUnwrapped.cb : reference.unsafelyUnwrapped.cr).withUnsafeBufferPointer { ref in
+                    let plane = PlaneView(base: ref.baseAddress!, width: chromaStride, height: source.chromaHeight, stride: chromaStride)
                     ChromaInterpolation.fast(plane, eighthX: (cx0 + px / 2) * 8 + Int(mv.x), eighthY: (cy0 + py / 2) * 8 + Int(mv.y),
                                              width: pw / 2, height: ph / 2, into: result.chroma + 64 * component + (py / 2) * 8 + px / 2, stride: 8)
                 }
             }
         }
         // Chroma: AC of the four blocks, the DC through the 2x2 transform.
+        // (A block within the zero-block limit has no AC level: only its DC, the plain sum of its residual, is needed.)
         var acNonZero = 0, dcNonZero = 0
+        let chromaZeroLimit = Quantisation.zeroBlockLimit(qP: chromaQP, kind: .inter)
         for component in 0..<2 {
             let prediction = result.chroma + 64 * component, levels = result.chromaLevels + 64 * component, dc = result.chromaDC + 4 * component
             (component == 0 ? source.cb : source.cr).withUnsafeBufferPointer { s in
                 for blk in 0..<4 {
                     let bx = (blk % 2) * 4, by = (blk / 2) * 4
                     let block = levels + 16 * blk
-                    Transform4x4.forwardDifference(s.baseAddress! + (cy0 + by) * chromaStride + cx0 + bx, stride: chromaStride,
-                                                   prediction + by * 8 + bx, stride: 8, into: block)
+                    let original = s.baseAddress! + (cy0 + by) * chromaStride + cx0 + bx, predicted = prediction + by * 8 + bx
+                    if SAD.fast(.w4h4, original, stride: chromaStride, UnsafePointer(predicted), stride: 8) <= chromaZeroLimit {
+                        block.update(repeating: 0, count: 16)
+                        var sum: Int32 = 0
+                        for y in 0..<4 {
+                            for x in 0..<4 { sum &+= Int32(original[y &* chromaStride &+ x]) &- Int32(predicted[y &* 8 &+ x]) }
+                        }
+                        dc[blk] = sum
+                        continue
+                    }
+                    Transform4x4.forwardDifference(original, stride: chromaStride, predicted, stride: 8, into: block)
                     dc[blk] = block[0]
                     acNonZero += Quantisation.quantise(block, qP: chromaQP, kind: .inter, skippingDC: true)
                     Self.clamp(block, 16)
@@ -315,10 +340,19 @@ extension SliceCoder {
     /// Drops luma residual that costs more bits than it buys (an encoder choice, after x264's
     /// decimation): an 8x8 block whose levels are all ±1 and scattered scores below 4 by the runs before
     /// them, the whole macroblock's luma below 6; then sets CodedBlockPatternLuma.
-    func decimate(_ macroblock: InterMacroblock) {
+    /// - Parameters:
+    ///   - macroblock: the macroblock whose luma levels are decimated.
+    ///   - nonZeroBlocks: bit `blk` set when 4x4 block `blk` (luma4x4BlkIdx) has a non-zero level; the
+    ///     others are all zero and score 0 without being scanned.
+    func decimate(_ macroblock: InterMacroblock, nonZeroBlocks: Int) {
+        macroblock.nonZeroBlocks = 0
+        guard nonZeroBlocks != 0 else {
+            macroblock.codedBlockPatternLuma = 0
+            return
+        }
         let scanned = scratch.scanned
         var blockScores = InlineArray<16, Int>(repeating: 0)
-        for blk in 0..<16 {
+        for blk in 0..<16 where nonZeroBlocks & (1 << blk) != 0 {
             Zigzag.scan(macroblock.levels + 16 * blk, into: scanned)
             var score = 0, index = 15
             while index >= 0 && scanned[index] == 0 { index -= 1 }
@@ -339,12 +373,12 @@ extension SliceCoder {
         }
         if total < 6 { for i in 0..<4 { keep[i] = false } }
         macroblock.codedBlockPatternLuma = 0
-        for blk in 0..<16 {
-            let levels = macroblock.levels + 16 * blk
+        for blk in 0..<16 where nonZeroBlocks & (1 << blk) != 0 {
             if !keep[blk / 4] {
-                levels.update(repeating: 0, count: 16)
-            } else if (0..<16).contains(where: { levels[$0] != 0 }) {
+                (macroblock.levels + 16 * blk).update(repeating: 0, count: 16)
+            } else {
                 macroblock.codedBlockPatternLuma |= 1 << (blk / 4)
+                macroblock.nonZeroBlocks |= 1 << blk
             }
         }
     }
@@ -360,7 +394,7 @@ extension SliceCoder {
                     let (bx, by) = Self.blockOrigin[blk]
                     let out = recon.baseAddress! + (y0 + by) * stride + x0 + bx
                     for y in 0..<4 { (out + y * stride).update(from: macroblock.luma + (by + y) * 16 + bx, count: 4) }
-                    guard macroblock.codedBlockPatternLuma & (1 << (blk / 4)) != 0 else { continue }
+                    guard macroblock.codedBlockPatternLuma & (1 << (blk / 4)) != 0, macroblock.nonZeroBlocks & (1 << blk) != 0 else { continue }
                     b.update(from: macroblock.levels + 16 * blk, count: 16)
                     Quantisation.dequantise(b, qP: qp, keepingDC: false)
                     Transform4x4.inverse(b)

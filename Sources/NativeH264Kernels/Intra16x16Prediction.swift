@@ -100,12 +100,15 @@ public enum Intra16x16Prediction {
             }
             let a = 16 &* (Int(origin[15 * s - 1]) &+ Int(top[15]))
             let b = (5 &* h &+ 32) >> 6, c = (5 &* v &+ 32) >> 6
-            var rowStart = a &- 7 &* b &- 7 &* c &+ 16
+            // A row of 16 values at once: rowStart + b·i, then the next row c further on; Clip1 by lanes.
+            let ramp = SIMD16<Int32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) &* Int32(truncatingIfNeeded: b)
+            var row = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: a &- 7 &* b &- 7 &* c &+ 16)) &+ ramp
+            let step = SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: c))
             for r in 0..<16 {
-                let out = destination + r * destinationStride
-                var value = rowStart
-                for i in 0..<16 { out[i] = clip1(value >> 5); value &+= b }
-                rowStart &+= c
+                let clipped = pointwiseMin(pointwiseMax(row &>> 5, SIMD16<Int32>.zero), SIMD16<Int32>(repeating: 255))
+                UnsafeMutableRawPointer(destination + r * destinationStride).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: clipped),
+                                                                                     as: SIMD16<UInt8>.self)
+                row &+= step
             }
         }
     }

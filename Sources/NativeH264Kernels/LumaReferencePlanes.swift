@@ -71,9 +71,23 @@ public final class LumaReferencePlanes: @unchecked Sendable {
             (g - pad - y * s).update(from: g - pad, count: s)
             (g - pad + (h - 1 + y) * s).update(from: g - pad + (h - 1) * s, count: s)
         }
-        // b1 and b of every row, then h and j (which read b1 up to three rows away) of every row.
-        Self.inBands(of: -pad..<(h + pad), threads: threads) { build.horizontal(rows: $0) }
-        Self.inBands(of: -pad..<(h + pad), threads: threads) { build.vertical(rows: $0) }
+        // The half-sample planes are filtered only near the picture (HalfSamplePass.margin); further out every
+        // tap reads the same repeated samples, so each plane repeats its own outermost filtered values. b1 and b
+        // of rows −5 … h + 4 (j reads b1 up to three rows away), then h and j of rows −3 … h + 1, then the rows.
+        Self.inBands(of: -5..<(h + 5), threads: threads) { build.horizontal(rows: $0) }
+        Self.inBands(of: -3..<(h + 2), threads: threads) { build.vertical(rows: $0) }
+        for y in 1...(pad - 5) {
+            (b - pad - (5 + y) * s).update(from: b - pad - 5 * s, count: s)
+            (b - pad + (h + 4 + y) * s).update(from: b - pad + (h + 4) * s, count: s)
+        }
+        for y in 1...(pad - 3) {
+            (v - pad - (3 + y) * s).update(from: v - pad - 3 * s, count: s)
+            (c - pad - (3 + y) * s).update(from: c - pad - 3 * s, count: s)
+        }
+        for y in 1...(pad - 2) {
+            (v - pad + (h + 1 + y) * s).update(from: v - pad + (h + 1) * s, count: s)
+            (c - pad + (h + 1 + y) * s).update(from: c - pad + (h + 1) * s, count: s)
+        }
     }
 
     /// Runs `body` on `threads` bands of `rows` at the same time (on the calling thread alone for one band), and
@@ -214,16 +228,6 @@ struct HalfSamplePass: @unchecked Sendable {
     let b1: UnsafeMutablePointer<Int16>
     let stride: Int, width: Int, height: Int
 
-    /// Row and column indices clamped into the padded plane: reading there equals reading the
-    /// picture at the clamped coordinates.
-    @inline(__always) func cx(_ x: Int) -> Int {
-        let pad = LumaReferencePlanes.padding
-        return x < -pad ? -pad : (x >= width + pad ? width + pad - 1 : x)
-    }
-    @inline(__always) func cy(_ y: Int) -> Int {
-        let pad = LumaReferencePlanes.padding
-        return y < -pad ? -pad : (y >= height + pad ? height + pad - 1 : y)
-    }
     @inline(__always) func load(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
         SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
     }
@@ -235,40 +239,46 @@ struct HalfSamplePass: @unchecked Sendable {
         UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
     }
 
-    /// b1 (8-241) of every padded position of `rows`, unrounded, kept for j, and b; eight positions at a time in
-    /// Int16 lanes (|b1| ≤ 40 · 255 fits), the first and last eight of a row with clamped taps.
+    /// How far beyond the picture the half-sample planes are filtered: from ``margin`` samples left of it to
+    /// ``margin`` right of it. Further out a plane's value is the one at that edge of the band: b (and b1) at
+    /// x ≤ −3 read G(0, y) with every tap, at x ≥ width + 1 G(width − 1, y); h and j likewise by rows of G
+    /// (their rows y ≤ −3 read row 0 alone, y ≥ height + 1 the last row).
+    static let margin = 8
+
+    /// Repeats the values at columns −margin and width + margin − 1 of a row of a plane into the rest of its padding.
+    @inline(__always) func extend(_ row: UnsafeMutablePointer<UInt8>) {
+        let pad = LumaReferencePlanes.padding, m = Self.margin
+        (row - pad).update(repeating: row[-m], count: pad - m)
+        (row + width + m).update(repeating: row[width + m - 1], count: pad - m)
+    }
+
+    /// b1 (8-241) and b of the columns −margin ..< width + margin of `rows`, unrounded b1 kept for j; eight
+    /// positions at a time in Int16 lanes (|b1| ≤ 40 · 255 fits); b's other columns repeat the band's edge values.
     func horizontal(rows: Range<Int>) {
-        let pad = LumaReferencePlanes.padding, s = stride, w = width
+        let s = stride, w = width, m = Self.margin
         for y in rows {
             let r = UnsafePointer(g + y * s), o = b1 + y * s, ob = b + y * s
-            var x = -pad
-            while x < w + pad {
-                if x - 2 >= -pad && x + 8 + 3 <= w + pad {
-                    let t = load(r + x - 2) &+ load(r + x + 3) &- 5 &* (load(r + x - 1) &+ load(r + x + 2)) &+ 20 &* (load(r + x) &+ load(r + x + 1))
-                    UnsafeMutableRawPointer(o + x).storeBytes(of: t, as: SIMD8<Int16>.self)
-                    store((t &+ 16) &>> 5, ob + x)
-                } else {
-                    for i in x..<(x + 8) {
-                        let t = Int32(r[cx(i - 2)]) &+ Int32(r[cx(i + 3)]) &- 5 &* (Int32(r[cx(i - 1)]) &+ Int32(r[cx(i + 2)]))
-                            &+ 20 &* (Int32(r[cx(i)]) &+ Int32(r[cx(i + 1)]))
-                        o[i] = Int16(truncatingIfNeeded: t)
-                        ob[i] = clip1((t &+ 16) >> 5)
-                    }
-                }
+            var x = -m
+            while x < w + m {
+                let t = load(r + x - 2) &+ load(r + x + 3) &- 5 &* (load(r + x - 1) &+ load(r + x + 2)) &+ 20 &* (load(r + x) &+ load(r + x + 1))
+                UnsafeMutableRawPointer(o + x).storeBytes(of: t, as: SIMD8<Int16>.self)
+                store((t &+ 16) &>> 5, ob + x)
                 x += 8
             }
+            extend(ob)
         }
     }
 
-    /// h (8-242, 8-244) and j (8-245, 8-247) of `rows`: the vertical taps over G and over b1, rows clamped,
-    /// eight positions at a time (j in Int32 lanes).
+    /// h (8-242, 8-244) and j (8-245, 8-247) of the columns −margin ..< width + margin of `rows`: the vertical
+    /// taps over G and over b1, eight positions at a time (j in Int32 lanes); the other columns repeat the band's
+    /// edge values.
     func vertical(rows: Range<Int>) {
-        let pad = LumaReferencePlanes.padding, s = stride, w = width
+        let s = stride, w = width, m = Self.margin
         for y in rows {
-            let r0 = cy(y - 2) * s, r1 = cy(y - 1) * s, r2 = y * s, r3 = cy(y + 1) * s, r4 = cy(y + 2) * s, r5 = cy(y + 3) * s
+            let r0 = (y - 2) * s, r1 = (y - 1) * s, r2 = y * s, r3 = (y + 1) * s, r4 = (y + 2) * s, r5 = (y + 3) * s
             let ov = v + y * s, oc = c + y * s
-            var x = -pad
-            while x < w + pad {
+            var x = -m
+            while x < w + m {
                 let gx = UnsafePointer(g + x), bx = UnsafePointer(b1 + x)
                 let t = load(gx + r0) &+ load(gx + r5) &- 5 &* (load(gx + r1) &+ load(gx + r4)) &+ 20 &* (load(gx + r2) &+ load(gx + r3))
                 store((t &+ 16) &>> 5, ov + x)
@@ -277,6 +287,8 @@ struct HalfSamplePass: @unchecked Sendable {
                 UnsafeMutableRawPointer(oc + x).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: clipped), as: SIMD8<UInt8>.self)
                 x += 8
             }
+            extend(ov)
+            extend(oc)
         }
     }
 }

@@ -141,7 +141,8 @@ public enum Quantisation {
 
     /// Dead-zone quantisation of a 4x4 block, fast, in place: one row of four coefficients per
     /// SIMD4<Int32> (the multipliers of a row alternate: rows 0 and 2 MF(m, 0), MF(m, 2); rows 1 and
-    /// 3 MF(m, 2), MF(m, 1)), sign restored by lane masks, the non-zero levels counted lane-wise.
+    /// 3 MF(m, 2), MF(m, 1)), the sign taken off and put back arithmetically ((c ^ s) − s with s = c >> 31:
+    /// no lane selects), the non-zero levels counted lane-wise.
     /// - Parameters:
     ///   - block: 16 coefficients in, 16 levels out.
     ///   - qP: 0…51.
@@ -150,27 +151,43 @@ public enum Quantisation {
     /// - Returns: how many levels are non-zero.
     @inlinable @discardableResult
     public static func quantise(_ block: UnsafeMutablePointer<Int32>, qP: Int, kind: Kind, skippingDC: Bool) -> Int {
-        let qbits = Int32(15 + qP / 6)
+        let qbits = Int32(15 &+ qP / 6)
         let f = SIMD4<Int32>(repeating: (Int32(1) << qbits) / (kind == .intra ? 3 : 6))
-        let shift = SIMD4<Int32>(repeating: qbits)
         let (m0, m1, m2) = multipliers(qP % 6)
         let even = SIMD4<Int32>(m0, m2, m0, m2), odd = SIMD4<Int32>(m2, m1, m2, m1)
-        var counted = SIMD4<Int32>.zero
         let raw = UnsafeMutableRawPointer(block)
-        for row in 0..<4 {
-            let c = raw.loadUnaligned(fromByteOffset: row &* 16, as: SIMD4<Int32>.self)
-            let negative = c .< SIMD4<Int32>.zero
-            let magnitude = c.replacing(with: SIMD4<Int32>.zero &- c, where: negative)
-            let level = (magnitude &* (row & 1 == 0 ? even : odd) &+ f) &>> shift
-            raw.storeBytes(of: level.replacing(with: SIMD4<Int32>.zero &- level, where: negative), toByteOffset: row &* 16, as: SIMD4<Int32>.self)
-            counted &+= SIMD4<Int32>.zero.replacing(with: SIMD4<Int32>(repeating: 1), where: level .!= SIMD4<Int32>.zero)
+        @inline(__always) func row(_ offset: Int, _ multiplier: SIMD4<Int32>) -> SIMD4<Int32> {
+            let c = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Int32>.self)
+            let sign = c &>> 31
+            let level = (((c ^ sign) &- sign) &* multiplier &+ f) &>> qbits
+            raw.storeBytes(of: (level ^ sign) &- sign, toByteOffset: offset, as: SIMD4<Int32>.self)
+            return (SIMD4<Int32>.zero &- level) &>> 31  // −1 where the level is non-zero (levels are ≥ 0 here)
         }
-        var nonZero = Int(counted.wrappedSum())
+        let counted = row(0, even) &+ row(16, odd) &+ row(32, even) &+ row(48, odd)
+        var nonZero = -Int(counted.wrappedSum())
         if skippingDC {
             nonZero &-= block[0] != 0 ? 1 : 0
             block[0] = 0
         }
         return nonZero
+    }
+
+    /// The largest SAD of a 4x4 residual block (Σ |source − prediction|) whose every level from
+    /// ``quantise(_:qP:kind:skippingDC:)`` is certainly 0, so the transform and quantisation can be left
+    /// out (zero-block detection; an encoder shortcut that changes no level). A coefficient c(i, j) of
+    /// the forward core transform is at most wᵢ·wⱼ·SAD (w = 1, 2, 1, 2: the largest entry of each row of
+    /// Cf), and its level (|c|·MF + f) >> qbits is 0 while that bound·MF + f < 2^qbits, in each position
+    /// class: class 0 (w 1·1, MF(m, 0)), class 1 (2·2, MF(m, 1)), class 2 (1·2, MF(m, 2)).
+    /// - Parameters:
+    ///   - qP: 0…51.
+    ///   - kind: intra or inter rounding.
+    /// - Returns: the limit (the block is all zero when its SAD is at most this).
+    @inlinable
+    public static func zeroBlockLimit(qP: Int, kind: Kind) -> Int {
+        let qbits = 15 + qP / 6
+        let room = (1 << qbits) - (1 << qbits) / (kind == .intra ? 3 : 6) - 1
+        let (m0, m1, m2) = multipliers(qP % 6)
+        return min(room / Int(m0), room / (4 * Int(m1)), room / (2 * Int(m2)))
     }
 
     /// Dead-zone quantisation of DC values (Intra16x16 luma DC after ``DCTransforms/forwardLumaDC(_:)``,

@@ -112,6 +112,44 @@ import TestSupport
         }
     }
 
+    /// Zero-block detection: every residual block whose SAD is within the limit quantises to all zeros (random
+    /// blocks, and the worst cases: the whole SAD on one sample where a coefficient of each position class
+    /// weighs it most); and the limit is tight — one more on that worst sample gives a non-zero level.
+    @Test func zeroBlockLimitLeavesNoLevel() {
+        var random = SplitMix64(seed: 0x2E80)
+        for qP in 0...51 {
+            for kind in [Quantisation.Kind.intra, .inter] {
+                let limit = Quantisation.zeroBlockLimit(qP: qP, kind: kind)
+                #expect(limit >= 0)
+                func levels(_ residual: [Int32]) -> [Int32] {
+                    Quantisation.quantiseReference(Transform4x4.forwardReference(residual), qP: qP, kind: kind, skippingDC: false)
+                }
+                for _ in 0..<60 {
+                    // A random split of a SAD of at most the limit over random positions and signs.
+                    var residual = [Int32](repeating: 0, count: 16)
+                    var left = Int(random.next() % UInt64(limit + 1))
+                    while left > 0 {
+                        let position = Int(random.next() % 16)
+                        let room = 255 - Int(abs(residual[position]))
+                        let step = min(left, room, 1 + Int(random.next() % 40))
+                        guard step > 0 else { continue }
+                        residual[position] += residual[position] < 0 || (residual[position] == 0 && random.next() % 2 == 0)
+                            ? -Int32(step) : Int32(step)
+                        left -= step
+                    }
+                    #expect(levels(residual).allSatisfy { $0 == 0 }, "qP \(qP) \(kind) SAD ≤ \(limit): \(residual)")
+                }
+                // The worst cases: one sample at the corner (row 0 weighs it 1 in Cf rows 0 and 2, 2 in rows 1 and 3).
+                for value in [limit, limit + 1] where value <= 255 {
+                    var residual = [Int32](repeating: 0, count: 16)
+                    residual[0] = Int32(value)
+                    let zero = levels(residual).allSatisfy { $0 == 0 }
+                    #expect(zero == (value == limit), "qP \(qP) \(kind) corner sample \(value), limit \(limit)")
+                }
+            }
+        }
+    }
+
     @Test func handCheckedScalingAndQuantisation() {
         // qP 28 (m 4): LevelScale(4,0,0) = 16·16 = 256, shift 0 (8-336); (0,1) uses v2 = 20 → 320; (1,1) v1 = 25 → 400.
         var levels = [Int32](repeating: 0, count: 16)
