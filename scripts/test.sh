@@ -34,7 +34,7 @@ traitedRealTime='EventLoopTests|RTSPServerTests|TCPWakeupTests|TLSConnectionTest
 traitedRealTime+='|LiveFanOutProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|ReadmeLiveExampleTests|NetworkDestinationProofTests|ReceivedSourceProofTests|RTMPServerDestinationProofTests|SRTPeerTests|SRTLiveProofTests|SRTAdaptationProofTests|HLSHTTPProofTests'
 # The WebRTC sessions with real peers (aiortc, Chromium) run in a network namespace with loopback alone, so no ICE
 # candidate or packet can leave 127.0.0.1.
-webRTC='WHEPPlaybackProofTests|ServeWHEPProofTests|WHIPPublishProofTests|WHIPIngestProofTests'
+webRTC='WHEPPlaybackProofTests|ServeWHEPProofTests|ServeWHIPProofTests|WHIPPublishProofTests|WHIPIngestProofTests'
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|SRTAdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|SRTAdaptationProofTests'
