@@ -7,7 +7,7 @@ import TestSupport
 /// muxer (PyPI's imageio-ffmpeg) publishes testsrc through libx264 and a sine through libopus to `/PATH/whip`; while it
 /// is live, Debian's ffmpeg reads the same stream over RTSP (`rtsp://…/PATH`: H.264 at the publisher's size and Opus,
 /// RFC 7587) and over HLS (`/PATH/index.m3u8`, fMP4 with the `Opus` sample entry), and an RTMP player gets the video
-/// alone. A second publisher is refused (`503`) while the first stays live; once the first leaves, the server goes on
+/// alone, and aiortc plays it over WHEP (`/PATH/whep`: H.264 and the publisher's Opus). A second publisher is refused (`503`) while the first stays live; once the first leaves, the server goes on
 /// and a new publisher takes the path. Run inside a network namespace with loopback alone (scripts/test.sh's WebRTC
 /// pass), on the test's own ports (``TestPorts``).
 @Suite("serve whip: FFmpeg 9 publishes over WHIP, ffmpeg plays it over RTSP, HLS and RTMP", .needsRealTime, .serialized,
@@ -62,6 +62,54 @@ struct ServeWHIPProofTests {
         return (probe, copied.text + counted.text)
     }
 
+    /// aiortc as a WHEP player: a recvonly offer (video and audio) POSTed to the URL; it decodes `frames` pictures and
+    /// counts the audio frames it decodes meanwhile, DELETEs its session, and prints one JSON line.
+    static let aiortcPlayer = #"""
+    import asyncio, json, sys, urllib.request, urllib.parse
+    import aioice.ice
+    aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
+    from aiortc import RTCPeerConnection, RTCSessionDescription
+
+    url, wanted = sys.argv[1], int(sys.argv[2])
+    async def main():
+        pc = RTCPeerConnection()
+        pc.addTransceiver("video", direction="recvonly")
+        pc.addTransceiver("audio", direction="recvonly")
+        done = asyncio.get_event_loop().create_future()
+        result = {"frames": 0, "audio": 0}
+        @pc.on("track")
+        def on_track(track):
+            async def read():
+                while not done.done():
+                    frame = await track.recv()
+                    if track.kind == "audio":
+                        result["audio"] += 1
+                        result["sampleRate"] = frame.sample_rate
+                    else:
+                        result["frames"] += 1
+                        result["size"] = f"{frame.width}x{frame.height}"
+                        if result["frames"] >= wanted:
+                            done.set_result(True)
+            asyncio.ensure_future(read())
+        await pc.setLocalDescription(await pc.createOffer())
+        request = urllib.request.Request(url, data=pc.localDescription.sdp.encode(), headers={"Content-Type": "application/sdp"}, method="POST")
+        with urllib.request.urlopen(request) as response:
+            result["status"] = response.status
+            location = response.headers["Location"]
+            answer = response.read().decode()
+        await pc.setRemoteDescription(RTCSessionDescription(sdp=answer, type="answer"))
+        try:
+            await asyncio.wait_for(done, 20)
+        except asyncio.TimeoutError:
+            result["timeout"] = True
+        delete = urllib.request.Request(urllib.parse.urljoin(url, location), method="DELETE")
+        with urllib.request.urlopen(delete) as response:
+            result["delete"] = response.status
+        await pc.close()
+        print(json.dumps(result), flush=True)
+    asyncio.run(main())
+    """#
+
     @Test("FFmpeg publishes H.264 + Opus to /cam/whip; RTSP and HLS players get 320×240 H.264 with Opus, RTMP the video alone; a second publisher gets 503; the next one after it leaves is served")
     func ingestReServed() async throws {
         let directory = try ExternalTool.temporaryDirectory()
@@ -84,6 +132,8 @@ struct ServeWHIPProofTests {
                                    options: ["-rtsp_transport", "tcp"])
         async let hls = Self.read("http://127.0.0.1:\(ports + 1)/cam/index.m3u8", seconds: 2, into: directory.appendingPathComponent("hls.mkv").path)
         async let rtmp = Self.read("rtmp://127.0.0.1:\(ports + 2)/live/cam", seconds: 3, into: directory.appendingPathComponent("rtmp.mkv").path)
+        let playsWHEP = PythonPeers.isRunnable("aiortc", "aioice")
+        async let whep = playsWHEP ? PythonPeers.run(Self.aiortcPlayer, ["http://127.0.0.1:\(ports + 1)/cam/whep", "60"], seconds: 40) : ""
         // A second publisher while the first is live: refused, and the first goes on.
         let intruder = try Self.publisher(to: whip, seconds: 3, in: directory)
         defer { intruder.terminate() }
@@ -91,6 +141,7 @@ struct ServeWHIPProofTests {
         let (rtspProbe, rtspLog) = try await rtsp
         let (hlsProbe, hlsLog) = try await hls
         let (rtmpProbe, rtmpLog) = try await rtmp
+        let whepOutput = try await whep
         print("serve whip, first publisher: RTSP \(rtspProbe); HLS \(hlsProbe); RTMP \(rtmpProbe); second publisher exited \(intruderStatus)")
         #expect(rtspProbe.videoCodec == "h264" && rtspProbe.size == "320x240", "\(rtspProbe)\n\(rtspLog)")
         #expect(rtspProbe.pictures >= 90, "4 s at 30 fps: \(rtspProbe)\n\(rtspLog)")
@@ -102,6 +153,15 @@ struct ServeWHIPProofTests {
         #expect(intruderStatus != 0, "\(intruder.logs)")
         #expect(intruder.standardError.contains("503"), "\(intruder.logs)")
         #expect(first.isRunning, "the first publisher goes on: \(first.logs)")
+        if playsWHEP {
+            print("serve whip, WHEP (aiortc): \(whepOutput)")
+            let json = try JSONSerialization.jsonObject(with: Data(whepOutput.utf8))
+            let result = try #require(json as? [String: Any], "\(whepOutput)")
+            #expect(result["status"] as? Int == 201, "\(whepOutput)")
+            #expect(result["frames"] as? Int == 60 && result["size"] as? String == "320x240", "\(whepOutput)")
+            #expect((result["audio"] as? Int ?? 0) >= 25, "Opus decoded by aiortc: \(whepOutput)")
+            #expect(result["delete"] as? Int == 200, "\(whepOutput)")
+        }
 
         // The first publisher ends (FFmpeg DELETEs its resource); the server goes on, and the next publisher is served.
         #expect(await first.exitStatus(within: 20) == 0, "\(first.logs)")
