@@ -11,11 +11,14 @@ import Transport
 /// server also hands to players who join late. Only `play` of ``path`` is allowed: nobody may publish to it. A player
 /// that falls behind is dropped alone; the encoder and the others never wait for it.
 ///
-/// The server listens from the moment the destination is made, so ``url`` is known (port 0 included).
+/// The server listens from the moment the destination is made, so ``url`` is known (port 0 included). Audio other than
+/// AAC (the Opus of a WHIP ingest) has no classic FLV `SoundFormat`: it is left out (``omittedAudioCodec``) and the
+/// players get the video alone, as MediaMTX's RTMP server does.
 public final class RTMPServerDestination: LiveDestination {
     private struct State {
         var publication: RTMPLocalPublication?
         var isStopped = false
+        var omittedAudio: CodecType?
     }
 
     /// The server (its statistics, its events).
@@ -31,6 +34,10 @@ public final class RTMPServerDestination: LiveDestination {
 
     private let loop: EventLoop
     private let state = Mutex(State())
+
+    /// The audio codec the stream has and classic FLV does not carry (Opus), which the players do not get; `nil` when
+    /// the audio is AAC, or there is none.
+    public var omittedAudioCodec: CodecType? { state.withLock { $0.omittedAudio } }
 
     /// Creates the server and starts listening.
     /// - Parameters:
@@ -58,7 +65,11 @@ public final class RTMPServerDestination: LiveDestination {
         guard let publication = server.publishLocally(at: path) else {
             throw LiveDestinationError.refused(destination: url, reason: "the path \(path) is taken")
         }
-        state.withLock { $0.publication = publication }
+        let audio = stream.audio?.codec == .aac ? stream.audio : nil
+        state.withLock { state in
+            state.publication = publication
+            state.omittedAudio = audio == nil ? stream.audio?.codec : nil
+        }
         var metadata: AMF0Object = ["duration": 0]
         if let video = stream.video {
             metadata.properties.append(AMF0Property(key: "width", value: .number(Double(video.width))))
@@ -71,7 +82,7 @@ public final class RTMPServerDestination: LiveDestination {
             let body = try FLVVideoTagBody(sequenceStartFor: video).bytes()
             publication.send(RTMPMessage(type: .video, streamID: 1, timestamp: 0, payload: ByteView(body)))
         }
-        if let audio = stream.audio {
+        if let audio {
             let body = try FLVAudioTagBody(sequenceHeaderFor: audio).bytes()
             publication.send(RTMPMessage(type: .audio, streamID: 1, timestamp: 0, payload: ByteView(body)))
         }
@@ -82,12 +93,14 @@ public final class RTMPServerDestination: LiveDestination {
     /// - Throws: ``LiveDestinationError/notOpen(destination:)`` before ``open(_:)``; `FLVError` when a frame does
     ///   not fit an FLV tag body.
     public func send(_ media: OutgoingMedia) async throws {
-        guard let publication = state.withLock({ $0.publication }) else { throw LiveDestinationError.notOpen(destination: url) }
+        let (publication, omittedAudio) = state.withLock { ($0.publication, $0.omittedAudio) }
+        guard let publication else { throw LiveDestinationError.notOpen(destination: url) }
         switch media {
         case let .video(frame, _):
             let body = try FLVVideoTagBody(codedFrame: frame).bytes()
             publication.send(RTMPMessage(type: .video, streamID: 1, timestamp: Self.milliseconds(frame.dts), payload: ByteView(body)))
         case let .audio(frame, _):
+            guard omittedAudio == nil else { return }
             let body = try FLVAudioTagBody(frame: frame).bytes()
             publication.send(RTMPMessage(type: .audio, streamID: 1, timestamp: Self.milliseconds(frame.pts), payload: ByteView(body)))
         }

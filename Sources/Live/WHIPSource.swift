@@ -17,8 +17,13 @@ import Transport
 /// from its first frame, which is placed at its arrival after the first frame of either track (lip sync to a few
 /// milliseconds on a link without queues; the sender reports are kept in the statistics).
 ///
-/// The source ends when the publisher DELETEs its resource, leaves (DTLS close, RTCP BYE, ICE consent), or at
-/// ``stop()``.
+/// With ``Lifetime/onePublisher`` (a recording: `streamkit receive --listen`) the source ends when the publisher DELETEs
+/// its resource, leaves (DTLS close, RTCP BYE, ICE consent), or at ``stop()``. With ``Lifetime/untilStopped`` (a
+/// server's ingest, as MediaMTX's path: `streamkit serve whip`) it outlives its publishers: when one leaves, ``next()``
+/// waits for the next to POST at the same path, whose frames continue the timeline where the last one's ended (from
+/// its first key frame), so the destinations behind the pipeline — an RTSP server, HLS, WHEP — keep serving. Either
+/// way the endpoint takes one publisher at a time (``WHIPEndpoint/maximumSessions``): a second one while the first is
+/// live gets `503`, and the first goes on.
 ///
 /// ```swift
 /// let ingest = try WHIPSource(listeningAt: "http://127.0.0.1:8080/live/whip")
@@ -29,6 +34,15 @@ public actor WHIPSource: EncodedMediaSource {
     /// The most frames read ahead while the formats are learnt.
     public static let readAheadLimit = 1024
 
+    /// How long the source lasts: the first publisher's stream, or its publishers' streams one after the other.
+    public enum Lifetime: Sendable, Hashable {
+        /// The source ends when its first publisher leaves (a recording of one ingest).
+        case onePublisher
+        /// The source lasts until ``WHIPSource/stop()``: after a publisher leaves, the next one to POST continues the
+        /// stream (a server's ingest path).
+        case untilStopped
+    }
+
     /// `whip http://HOST:PORT/PATH`.
     public nonisolated let name: String
     /// The endpoint publishers POST to.
@@ -37,11 +51,19 @@ public actor WHIPSource: EncodedMediaSource {
     public nonisolated let server: HTTPServer
     /// How long ``open()`` waits for the formats once the publisher's media flows.
     public nonisolated let formatTimeout: Duration
+    /// Whether the source ends with its first publisher or lasts until stopped.
+    public nonisolated let lifetime: Lifetime
 
     private nonisolated let ownsServer: Bool
     private nonisolated let sessions: AsyncStream<WebRTCPeerSession>
     private nonisolated let sessionSink: AsyncStream<WebRTCPeerSession>.Continuation
     private nonisolated let current = Mutex<WebRTCPeerSession?>(nil)
+    private nonisolated let sessionCount = Mutex(0)
+    private var waitingSessions: AsyncStream<WebRTCPeerSession>.Iterator?
+    /// Where the current publisher's timeline starts: the end of the previous publisher's frames (seconds).
+    private var timelineBase = 0.0
+    /// The end of the latest frame given out (seconds), where a next publisher's timeline starts.
+    private var timelineEnd = 0.0
     private var media: AsyncStream<WebRTCMediaReceiver.Output>.Iterator?
     private var ready: [EncodedMedia] = []
     private var framing = ReceivedVideoFraming(codec: .h264, format: nil, frameRate: 30)
@@ -66,12 +88,14 @@ public actor WHIPSource: EncodedMediaSource {
     ///   - mediaAddress: where the session's UDP port is bound (default: the server's address, any port).
     ///   - configuration: the session's timings and the receiver's bounds.
     ///   - formatTimeout: how long ``open()`` waits for a key frame and the first audio frame once media flows.
+    ///   - lifetime: whether the source ends with its first publisher (default) or takes the next one after each
+    ///     leaves (``Lifetime/untilStopped``, a server's ingest path).
     /// - Throws: ``DTLSError/unavailable`` in a build without the `OpenSSL` trait, or why the certificate could not be made.
     public init(server: HTTPServer, path: String, token: String? = nil, mediaAddress: SocketAddress? = nil,
                 configuration: WebRTCPeerSession.Configuration = WebRTCPeerSession.Configuration(),
-                formatTimeout: Duration = .seconds(10)) throws(DTLSError) {
+                formatTimeout: Duration = .seconds(10), lifetime: Lifetime = .onePublisher) throws(DTLSError) {
         try self.init(server: server, ownsServer: false, path: path, token: token, mediaAddress: mediaAddress, configuration: configuration,
-                      formatTimeout: formatTimeout)
+                      formatTimeout: formatTimeout, lifetime: lifetime)
     }
 
     /// An ingest on a server of its own, listening at a URL (`streamkit receive --listen http://HOST:PORT/PATH`).
@@ -102,7 +126,7 @@ public actor WHIPSource: EncodedMediaSource {
         let path = String(parsed.target.split(separator: "?", maxSplits: 1).first ?? "/")
         do {
             try self.init(server: server, ownsServer: true, path: path, token: token, mediaAddress: nil, configuration: configuration,
-                          formatTimeout: formatTimeout)
+                          formatTimeout: formatTimeout, lifetime: .onePublisher)
         } catch {
             server.stop()
             server.loop.shutdown()
@@ -112,7 +136,7 @@ public actor WHIPSource: EncodedMediaSource {
     }
 
     private init(server: HTTPServer, ownsServer: Bool, path: String, token: String?, mediaAddress: SocketAddress?,
-                 configuration: WebRTCPeerSession.Configuration, formatTimeout: Duration) throws(DTLSError) {
+                 configuration: WebRTCPeerSession.Configuration, formatTimeout: Duration, lifetime: Lifetime) throws(DTLSError) {
         let certificate = try DTLSCertificate()
         var media = mediaAddress ?? server.localAddress
         if mediaAddress == nil { media.port = 0 }
@@ -126,6 +150,7 @@ public actor WHIPSource: EncodedMediaSource {
         self.server = server
         self.ownsServer = ownsServer
         self.formatTimeout = formatTimeout
+        self.lifetime = lifetime
         let address = server.localAddress
         let host = address.family == .ipv6 ? "[\(address.host)]" : address.host
         name = "whip http://\(host):\(address.port)\(endpoint.path)"
@@ -138,8 +163,12 @@ public actor WHIPSource: EncodedMediaSource {
         return "http://\(host):\(address.port)\(endpoint.path)"
     }
 
-    /// The publisher's session, once it has posted its offer.
+    /// The publisher's session, once it has posted its offer (with ``Lifetime/untilStopped``, the latest publisher's).
     public nonisolated var session: WebRTCPeerSession? { current.withLock { $0 } }
+
+    /// How many publishers' sessions the source has taken so far (1 after the first POST; more with
+    /// ``Lifetime/untilStopped``).
+    public nonisolated var publishersTaken: Int { sessionCount.withLock { $0 } }
 
     /// The receiver's counters (packets, NACKs, recoveries, PLIs, frames good, lost and withheld per track).
     public nonisolated var receiverStatistics: WebRTCMediaReceiver.Statistics? { session?.receiverStatistics }
@@ -150,12 +179,11 @@ public actor WHIPSource: EncodedMediaSource {
     /// - Throws: ``LiveSourceError``: `disconnected` when stopped or the publisher left before any frame, `unsupported`
     ///   when no format could be learnt.
     public func open() async throws(LiveSourceError) -> LiveStreamDescription {
-        var iterator = sessions.makeAsyncIterator()
-        guard !isStopped, let session = await iterator.next(isolation: self), !isStopped else {
+        waitingSessions = sessions.makeAsyncIterator()
+        guard !isStopped, let session = await nextSession(), !isStopped else {
             throw LiveSourceError(source: name, kind: .disconnected, reason: "stopped before a publisher came")
         }
-        current.withLock { $0 = session }
-        media = session.receivedMedia.makeAsyncIterator()
+        take(session)
         let kinds = Set(session.receiverStatistics?.tracks.keys.map { $0 } ?? [])
         var deadline: ContinuousClock.Instant?
         var videoTimes: [Int64] = []
@@ -205,19 +233,45 @@ public actor WHIPSource: EncodedMediaSource {
         }
     }
 
-    /// Takes the next output of the session; `false` once it has ended.
+    /// The next publisher's session, or `nil` once the source is stopped.
+    private func nextSession() async -> WebRTCPeerSession? {
+        guard var iterator = waitingSessions else { return nil }
+        let session = await iterator.next(isolation: self)
+        waitingSessions = iterator
+        return session
+    }
+
+    /// Reads a publisher's session from now on: its frames continue the timeline where the last frame given out
+    /// ended, from its first key frame (its parameter sets may differ from the previous publisher's).
+    private func take(_ session: WebRTCPeerSession) {
+        current.withLock { $0 = session }
+        sessionCount.withLock { $0 += 1 }
+        media = session.receivedMedia.makeAsyncIterator()
+        framing = ReceivedVideoFraming(codec: .h264, format: nil, frameRate: 30)
+        clocks = [:]
+        firstArrival = nil
+        timelineBase = timelineEnd
+    }
+
+    /// Takes the next output of the session; `false` once it has ended (with ``Lifetime/untilStopped``, once the
+    /// source is stopped: a publisher that leaves is followed by the next one).
     private func fill() async -> Bool {
         guard var iterator = media else { return false }
         let output = await iterator.next(isolation: self)
         media = iterator
         guard let output else {
             media = nil
-            return false
+            guard lifetime == .untilStopped, !isStopped, let session = await nextSession(), !isStopped else { return false }
+            take(session)
+            return true
         }
         switch output {
         case let .video(unit, arrival):
             let pts = time(of: unit.timestamp, kind: "video", rate: 90_000, arrival: arrival)
-            if let frame = framing.frame(of: unit, pts: pts), ready.count < Self.readAheadLimit { ready.append(.video(frame)) }
+            if let frame = framing.frame(of: unit, pts: pts), ready.count < Self.readAheadLimit {
+                ready.append(.video(frame))
+                timelineEnd = max(timelineEnd, (pts + frame.duration).seconds)
+            }
         case let .audio(frame, arrival):
             guard let packet = try? OpusPacket(frame.data.prefix(2)) else { return true }
             let format = audioFormat ?? AudioFormatDescription(codec: .opus, sampleRate: 48000, channelCount: 2, profile: "Opus",
@@ -227,7 +281,10 @@ public actor WHIPSource: EncodedMediaSource {
             let pts = time(of: frame.timestamp, kind: "audio", rate: 48000, arrival: arrival)
             let encoded = EncodedAudioFrame(data: Array(frame.data), pts: pts,
                                             duration: MediaTime(value: Int64(packet.sampleCount), timescale: 48000), format: format)
-            if ready.count < Self.readAheadLimit { ready.append(.audio(encoded)) }
+            if ready.count < Self.readAheadLimit {
+                ready.append(.audio(encoded))
+                timelineEnd = max(timelineEnd, (pts + encoded.duration).seconds)
+            }
         case .lost:
             break
         }
@@ -235,13 +292,13 @@ public actor WHIPSource: EncodedMediaSource {
     }
 
     /// A frame's time: its track's unwrapped RTP time since the track's first frame, plus that frame's arrival after
-    /// the first frame of any track.
+    /// the first frame of any track, after the previous publishers' frames.
     private func time(of timestamp: UInt32, kind: String, rate: Int64, arrival: Duration) -> MediaTime {
         let first = firstArrival ?? arrival
         firstArrival = first
         let offset = arrival - first
         let seconds = Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18
-        var clock = clocks[kind] ?? TrackClock(last: timestamp, offsetTicks: Int64(seconds * Double(rate)))
+        var clock = clocks[kind] ?? TrackClock(last: timestamp, offsetTicks: Int64(((timelineBase + seconds) * Double(rate)).rounded(.up)))
         clock.ticks += Int64(Int32(bitPattern: timestamp &- clock.last))
         clock.last = timestamp
         clocks[kind] = clock

@@ -10,9 +10,21 @@ import Transport
 /// HTTP port; RTMP players too with
 /// `--rtmp-port`, and a recording with `--record`. INPUT defaults to the camera with the microphone; a file input
 /// loops. `--user`/`--password` demand Digest authentication.
+///
+/// INPUT `whip` serves what a WHIP publisher (RFC 9725: FFmpeg's `-f whip`, OBS, a browser) sends instead of
+/// something encoded here: it POSTs to `http://HOST:N/PATH/whip` on `--http-port`, next to `/PATH/whep` and
+/// `/PATH/index.m3u8` — MediaMTX's URLs for one path — and its H.264 and Opus go out to every player as they came, no
+/// encoder in between. The word names how the stream arrives, as `camera` and `testsrc` do, rather than a URL: the
+/// host, port and path are serve's own (`--address`, `--http-port`, `--path`), so a URL would only repeat them or
+/// contradict them. `--bearer-token` makes the publisher present a token, as `receive --listen http://…` does. One
+/// publisher at a time (a second gets `503`); when it leaves the server goes on and the next publisher takes the path.
 struct ServeCommand {
     /// `[INPUT]`.
-    static let input = PositionalSpec("INPUT", help: "camera (the default), a .y4m/.yuv/.wav file (looped), testsrc or sine", optional: true)
+    static let input = PositionalSpec("INPUT", help: "camera (the default), a .y4m/.yuv/.wav file (looped), testsrc, sine, or whip: a WHIP publisher at http://HOST:N/PATH/whip (--http-port)",
+                                      optional: true)
+    /// `--bearer-token TOKEN`.
+    static let bearerToken = OptionSpec("--bearer-token", value: "TOKEN", help: "with whip: the bearer token the publisher must present (else 401)",
+                                        parse: OptionValueParsers.text)
     /// `--port N`.
     static let port = OptionSpec("--port", value: "N", help: "the RTSP port", default: 8554,
                                  parse: OptionValueParsers.wholeNumber(in: 1...65_535))
@@ -61,7 +73,7 @@ struct ServeCommand {
         command: "serve", summary: "an RTSP server (UDP and TCP clients, Digest auth) fed by one shared encoder, with RTMP, SRT, HLS and WebRTC (WHEP) players and a recording",
         positionals: [input],
         options: [
-            port, path, address, rtmpPort, srtPort, httpPort, segmentFormat, segmentDuration, playlistSize, record, publish, user, password,
+            port, path, address, rtmpPort, srtPort, httpPort, segmentFormat, segmentDuration, playlistSize, record, publish, user, password, bearerToken,
             CommonOptions.frames.documentingDefault("endless"), NetworkOptions.duration, NetworkOptions.mtu,
             EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate, EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads,
             EncodingOptions.gop, EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
@@ -71,9 +83,17 @@ struct ServeCommand {
                 "--rtmp-port: RTMP players get the same stream at rtmp://HOST:N/live/PATH (PATH as given when it has a '/').",
                 "--srt-port: SRT callers get it as MPEG-TS (ffplay srt://HOST:N), each from the next key frame.",
                 "--http-port: HLS players (ffplay, Safari, hls.js pages of any origin) read http://HOST:N/PATH/index.m3u8, a live window held in memory.",
+                "whip: publishers POST to http://HOST:N/PATH/whip (needs --http-port), one at a time; the video goes out as it came, the Opus audio to RTSP, HLS, WHEP, SRT and .mp4 (RTMP gets the video alone).",
                 "--record: the file gets every picture served, from the first key frame; --publish: an RTMP server gets it too."])
 
-    let launch: LiveLaunch
+    /// The input encoded here; `nil` for `whip`.
+    let launch: LiveLaunch?
+    /// With `whip`: the bearer token the publisher must present, if any.
+    let bearerTokenValue: String?
+    /// The most pictures (`--frames`).
+    let frameLimit: Int?
+    /// The longest run in seconds (`--duration`).
+    let seconds: Double?
     let listenAddress: SocketAddress
     let streamPath: String
     let credentials: (user: String, password: String)?
@@ -89,13 +109,30 @@ struct ServeCommand {
     /// - Parameter parsed: the words after `serve`, parsed with ``table``.
     /// - Throws: ``CommandLineError``.
     init(_ parsed: ParsedOptions) throws(CommandLineError) {
-        let input = try LiveInput(parsing: parsed.optionalArgument(Self.input) ?? "camera")
-        var launch = LiveLaunch(input: input, options: try EncodingOptions(parsed))
-        launch.pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
-        launch.frameLimit = parsed.given(CommonOptions.frames)
-        launch.seconds = parsed.given(NetworkOptions.duration)
-        launch.loops = input.isFile
-        self.launch = launch
+        let word = parsed.optionalArgument(Self.input) ?? "camera"
+        frameLimit = parsed.given(CommonOptions.frames)
+        seconds = parsed.given(NetworkOptions.duration)
+        bearerTokenValue = parsed.given(Self.bearerToken)
+        if word.lowercased() == "whip" {
+            guard parsed.given(Self.httpPort) != nil else { throw .conflict("whip takes its publisher on the HTTP port: give --http-port") }
+            let encoding: [any OptionDeclaring] = [EncodingOptions.codec, EncodingOptions.size, EncodingOptions.fps, EncodingOptions.bitRate,
+                                                   EncodingOptions.quantizer, EncodingOptions.preset, EncodingOptions.threads, EncodingOptions.gop,
+                                                   EncodingOptions.profile, EncodingOptions.bFrames, CommonOptions.engine, CommonOptions.pixelFormat,
+                                                   EncodingOptions.audioBitRate]
+            if let name = parsed.firstGiven(among: encoding) {
+                throw .conflict("\(name) sets the encoder, and whip has none: the publisher's stream is served as it came")
+            }
+            launch = nil
+        } else {
+            if bearerTokenValue != nil { throw .conflict("--bearer-token applies to a whip input") }
+            let input = try LiveInput(parsing: word)
+            var launch = LiveLaunch(input: input, options: try EncodingOptions(parsed))
+            launch.pixelFormat = parsed.value(CommonOptions.pixelFormat) ?? .i420
+            launch.frameLimit = frameLimit
+            launch.seconds = seconds
+            launch.loops = input.isFile
+            self.launch = launch
+        }
         let host = parsed.value(Self.address) ?? "0.0.0.0"
         let port = parsed.value(Self.port) ?? 8554
         do { listenAddress = try SocketAddress(host: host, port: UInt16(port)) } catch {
@@ -135,12 +172,24 @@ struct ServeCommand {
         var servers: [RTMPServerDestination] = []
         var httpService: LiveHTTPService?
         var whepDestination: WHEPDestination?
+        var ingest: WHIPSource?
         defer {
             for server in servers { server.stop() }
             httpService?.stop()
         }
         do {
-            let pipeline = try launch.makePipeline()
+            if let httpPortNumber {
+                httpService = try LiveHTTPService(address: SocketAddress(host: listenAddress.host, port: UInt16(httpPortNumber)))
+            }
+            let pipeline: LivePipeline
+            if let launch {
+                pipeline = try launch.makePipeline()
+            } else {
+                guard let service = httpService else { return 1 }
+                let source = try makeIngest(on: service.server)
+                ingest = source
+                pipeline = LivePipeline(source: source, frameLimit: frameLimit)
+            }
             var configuration = RTSPServerConfiguration(address: listenAddress)
             if let credentials {
                 configuration.authenticator = RTSPServerAuthenticator(user: credentials.user, password: credentials.password)
@@ -154,7 +203,7 @@ struct ServeCommand {
                                                      path: streamPath.contains("/") ? streamPath : "live/\(streamPath)")
                 servers.append(rtmp)
                 pipeline.add(rtmp)
-                printError("serving \(rtmp.url)")
+                printError("serving \(rtmp.url)" + (ingest == nil ? "" : " (the video alone: classic RTMP carries no Opus)"))
             }
             if let srtPortNumber {
                 let host = listenAddress.host.contains(":") ? "[\(listenAddress.host)]" : listenAddress.host
@@ -162,18 +211,15 @@ struct ServeCommand {
                 pipeline.add(srt)
                 printError("serving srt://\(host):\(srtPortNumber)")
             }
-            if let httpPortNumber {
-                let service = try LiveHTTPService(address: SocketAddress(host: listenAddress.host, port: UInt16(httpPortNumber)))
-                httpService = service
+            if let service = httpService {
                 let hls = try HLSHTTPDestination(server: service.server, path: streamPath, options: hlsOptions)
                 pipeline.add(hls)
                 printError("serving \(hls.url)")
-                do {
-                    let whep = try WHEPDestination(server: service.server, path: streamPath)
+                if let whep = try makeWHEP(on: service.server) {
                     pipeline.add(whep)
                     whepDestination = whep
                     printError("serving WebRTC players: POST an offer to \(whep.name.dropFirst("whep ".count)) (WHEP)")
-                } catch .unavailable {
+                } else {
                     printError("no WHEP: WebRTC needs DTLS, from a build with --traits OpenSSL")
                 }
             }
@@ -185,7 +231,19 @@ struct ServeCommand {
                 pipeline.add(try LiveDestinations.destination(for: recordPath), options: .recording())
                 printError("recording to \(recordPath)")
             }
-            let report = try await launch.run(pipeline, label: "serve")
+            if let ingest { printError("taking a WHIP publisher at \(ingest.url)" + (bearerTokenValue == nil ? "" : " (bearer token)")) }
+            let watcher = ingest.map { source in Task { await Self.announcePublishers(of: source) } }
+            let report = try await LiveLaunch.run(pipeline, label: "serve", seconds: seconds)
+            watcher?.cancel()
+            if let statistics = ingest?.receiverStatistics {
+                for (kind, track) in statistics.tracks.sorted(by: { $0.key > $1.key }) {
+                    printError("whip \(kind) (last publisher): \(track.framesGood) frames good, \(track.framesLost) lost, \(track.framesWithheld) withheld; "
+                        + "\(track.packets.recovered) packets recovered of \(track.packets.requested) asked for")
+                }
+            }
+            for server in servers {
+                if let codec = server.omittedAudioCodec { printError("\(server.url) players got the video alone: RTMP carries AAC, not \(codec)") }
+            }
             if let codec = whepDestination?.omittedAudioCodec {
                 printError("WHEP viewers got the video alone: WebRTC carries Opus audio, not \(codec)")
             }
@@ -201,6 +259,53 @@ struct ServeCommand {
         } catch {
             printError("streamkit serve: \(error)")
             return 1
+        }
+    }
+
+    /// The WHEP endpoint at `/PATH/whep` on the HTTP service (a function of its own: Swift 6.3's SIL ownership check
+    /// crashes on a typed `catch` pattern inside ``run()``).
+    /// - Parameter server: the HTTP service's server.
+    /// - Returns: the destination, or `nil` in a build without DTLS.
+    /// - Throws: why the certificate or the endpoint could not be made.
+    private func makeWHEP(on server: HTTPServer) throws -> WHEPDestination? {
+        do {
+            return try WHEPDestination(server: server, path: streamPath)
+        } catch .unavailable {
+            return nil
+        }
+    }
+
+    /// The ingest of `serve whip`: a WHIP endpoint at `/PATH/whip` on the HTTP service, taking one publisher after another.
+    /// - Parameter server: the HTTP service's server.
+    /// - Returns: the source.
+    /// - Throws: ``CommandLineError`` when DTLS is missing from the build or the certificate cannot be made.
+    private func makeIngest(on server: HTTPServer) throws(CommandLineError) -> WHIPSource {
+        do {
+            return try WHIPSource(server: server, path: "/\(streamPath)/whip", token: bearerTokenValue, lifetime: .untilStopped)
+        } catch {
+            switch error {
+            case .unavailable: throw .conflict("whip needs DTLS, from a build with --traits OpenSSL")
+            default: throw .conflict("whip: \(error)")
+            }
+        }
+    }
+
+    /// Prints each WHIP publisher as it arrives, and its leaving, until cancelled.
+    /// - Parameter source: the ingest.
+    private static func announcePublishers(of source: WHIPSource) async {
+        var taken = 0
+        var live = false
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = source.publishersTaken
+            let isLive = source.endpoint.sessions.isEmpty == false
+            if now > taken {
+                taken = now
+                printError("serve: WHIP publisher \(now) arrived")
+            } else if live, !isLive {
+                printError("serve: WHIP publisher \(taken) left; waiting for the next at \(source.url)")
+            }
+            live = isLive
         }
     }
 }
