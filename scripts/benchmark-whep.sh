@@ -75,7 +75,7 @@ measure() {
         received=$(cat "$work"/viewer-*.json 2>/dev/null | awk -F'[:}]' '{n += $2} END {print n + 0}')
         rm -f "$work"/viewer-*.json
     fi
-    awk -v t="$((after - before))" -v hz="$hz" -v s="$seconds" -v r="$received" 'BEGIN { printf "%.2f %d", t / hz / s * 100, r }'
+    awk -v t="$((after - before))" -v hz="$hz" -v s="$seconds" -v r="$received" 'BEGIN { printf "%.2f %d\n", t / hz / s * 100, r }'
 }
 read -r idle _ < <(measure none 0)
 printf 'serve, 640x360 30 fps 2 Mbit/s, x264: %s %% of a core serving no one (the encode)\n' "$idle"
