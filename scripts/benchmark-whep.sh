@@ -20,7 +20,8 @@ swift build -c release --product streamkit --traits FFmpeg,OpenSSL --scratch-pat
 streamkit=".build-release-traited/release/streamkit"
 
 cat > "$work/viewer.py" <<'PY'
-# One WHEP viewer that receives without decoding: aiortc's decoder is replaced by one that counts frames.
+# One WHEP viewer that receives frames and counts them; aiortc's decoder is replaced by a counter.
+# (Python takes these two lines for an encoding declaration where they hold that word and a colon, so they hold none.)
 import asyncio, json, signal, sys, urllib.request
 import aioice.ice
 aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
