@@ -143,8 +143,8 @@ pass "FFmpeg and TLS: their real-time suites that run alone" .build/test-output-
     env STREAMKIT_REAL_TIME_SUITES=1 swift test --traits FFmpeg,OpenSSL,SRT --skip-build --no-parallel --filter "$traitedAlone" \
     --xunit-output .build/xunit-ffmpeg-alone.xml
 
-# Four at a time as the other real-time passes run (all 17 at once — four Chromiums, five aiortc peers, three FFmpeg
-# publishers on two cores — failed 6 of them on an idle machine); a suite that fails beside the others runs again alone.
+# Four at a time as the other real-time passes run (all 15 at once — four Chromiums, five aiortc peers, three FFmpeg
+# publishers on two cores — failed 5 of them with nothing else running); a suite that fails beside the others runs again alone.
 webrtc_in_namespace() {
     ip link set lo up && at_once_then_alone webrtc "$webRTC" NothingIsSkipped --traits FFmpeg,OpenSSL,SRT --skip-build
 }
