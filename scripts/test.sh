@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The whole StreamKit test suite, on a fresh Debian machine with the Swift toolchain: installs the
 # oracle tools and FFmpeg's libraries (apt), then
-#   1. builds and tests with the toolchain alone (trait FFmpeg off: pure Swift): every suite at once but those that
-#      need real time and the native codec's (pass 2); then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1),
+#   1. builds with the toolchain alone (trait FFmpeg off: pure Swift) in one build whose codec modules are optimised and
+#      whose other modules and tests are not (-c release with STREAMKIT_OPTIMISE_CODECS_ONLY=1, see Package.swift: the
+#      native encoder's and decoder's suites measure allocations and check bit-exactness on optimised code, and the
+#      native live proofs keep up with a camera only there), and tests: every suite at once but those that need real
+#      time; then, in a process of their own (STREAMKIT_REAL_TIME_SUITES=1),
 #      the suites that need real time (network peers, timers, paced sources) four tests at a time, each on ports of
 #      its own — a suite that fails there runs again alone, one test at a time, and that run decides (the log names
 #      it: it is sensitive to load); then the few that measure real time too closely to share the machine (trait `.runsAlone`),
 #      one test at a time;
-#   2. the native H.264 encoder's and decoder's and the native engine's suites, optimised (-c release), where they
-#      measure allocations and take a twentieth of the time; and the live adaptation proof with the native engine
-#      (which keeps up with a camera only there);
+#   2. the README's main job, pure (scripts/demo.sh --pure), on that build;
 #   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again, the
 #      same way, the suites whose code those traits change (the codec sessions, Transport, the CLI and what drives
 #      it); the others compile to the same code either way and ran in pass 1.
@@ -38,8 +39,8 @@ webRTC='WHEPPlaybackProofTests|ServeWHEPProofTests|ServeWHIPProofTests|WHIPPubli
 # The suites that carry `.runsAlone`, and of them those in the targets the traits change.
 alone='StreamSynchronizerPeerTests|AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|SRTAdaptationProofTests'
 traitedAlone='AdaptiveSenderTests|AdaptationProofTests|LiveAdaptationProofTests|LiveAudioAdaptationProofTests|SRTAdaptationProofTests'
-# The native H.264 encoder's and decoder's suites and the native engine's: they run optimised (their allocation counts
-# are measured only there) and not in the debug passes, where they took 11 of the pure pass's 21 CPU minutes.
+# The native H.264 encoder's and decoder's suites and the native engine's: they run in the pure pass, where the codecs
+# are optimised, and not in the traited pass, whose debug build has them unoptimised (11 of 21 CPU minutes there).
 native='NativeH264Tests|NativeH264KernelsTests|NativeH264DecoderTests|NativeEngineTests'
 
 mkdir -p .build
@@ -101,27 +102,21 @@ pass "install the peers" - scripts/install-dependencies.sh --engine
 [ "$failed" -eq 0 ] || exit 1
 
 pass "imports follow the layers" - scripts/check-layers.sh
-pass "pure Swift: build" - swift build --build-tests
+# Every swift command of the pure passes sees the same variable and flags, or the manifest would differ and the build
+# would start again.
+export STREAMKIT_OPTIMISE_CODECS_ONLY=1
+pure=(-c release -Xswiftc -enable-testing)
+pass "pure Swift, the codecs optimised: build" - swift build "${pure[@]}" --build-tests
 pass "pure Swift: every suite at once but the real-time ones" .build/test-output-pure.log \
-    swift test --skip-build --skip "$native" --xunit-output .build/xunit-pure.xml
+    swift test "${pure[@]}" --skip-build --xunit-output .build/xunit-pure.xml
 pass "pure Swift: the real-time suites at once" .build/test-output-pure-real-time.log \
-    at_once_then_alone pure-real-time "$realTime" "$alone" --skip-build
+    at_once_then_alone pure-real-time "$realTime" "$alone" "${pure[@]}" --skip-build
 pass "pure Swift: the real-time suites that run alone" .build/test-output-pure-alone.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test --skip-build --no-parallel --filter "$alone" --xunit-output .build/xunit-pure-alone.xml
-
-# EncoderAllocationTests is enabled only here (a debug build allocates in unspecialised generics); the bit-exactness
-# suites run again because an optimiser miscompile once broke the release build's deblocking alone.
-pass "native H.264, optimised: build" - swift build -c release --build-tests -Xswiftc -enable-testing
-pass "native H.264, optimised: its suites" .build/test-output-release.log \
-    swift test -c release --skip-build -Xswiftc -enable-testing --filter "$native" --xunit-output .build/xunit-release.xml
-
-pass "native H.264, optimised: the adaptation proofs (video, and audio with it), alone" .build/test-output-release-alone.log \
-    env STREAMKIT_REAL_TIME_SUITES=1 swift test -c release --skip-build -Xswiftc -enable-testing --no-parallel \
-    --filter 'LiveAdaptationProofTests|LiveAudioAdaptationProofTests' --xunit-output .build/xunit-release-alone.xml
+    env STREAMKIT_REAL_TIME_SUITES=1 swift test "${pure[@]}" --skip-build --no-parallel --filter "$alone" --xunit-output .build/xunit-pure-alone.xml
 
 # The README's main job in the pure build: scripts/demo.sh --pure records the synthetic camera and microphone with the
-# native encoders into test.h264 and test.aac (here in a folder of their own), reusing the optimised build; ffprobe
-# reads both.
+# native encoders into test.h264 and test.aac (here in a folder of their own), reusing the pure build; ffprobe reads
+# both.
 demo_check() {
     rm -rf .build/demo && mkdir -p .build/demo || return 1
     STREAMKIT_BUILD_FLAGS="-Xswiftc -enable-testing" scripts/demo.sh --pure --frames 60 \
@@ -134,7 +129,9 @@ demo_check() {
 }
 pass "the README's main job, pure: scripts/demo.sh --pure writes test.h264 and test.aac" - demo_check
 
-pass "FFmpeg, TLS and SRT (--traits FFmpeg,OpenSSL,SRT): build" - swift build --build-tests --traits FFmpeg,OpenSSL,SRT
+# The traited build is a plain debug build (its codec suites ran in the pure pass). No index store: nothing reads it.
+unset STREAMKIT_OPTIMISE_CODECS_ONLY
+pass "FFmpeg, TLS and SRT (--traits FFmpeg,OpenSSL,SRT): build" - swift build --build-tests --disable-index-store --traits FFmpeg,OpenSSL,SRT
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL,SRT --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml
 pass "FFmpeg and TLS: their real-time suites at once" .build/test-output-ffmpeg-real-time.log \

@@ -44,7 +44,7 @@ struct LiveAdaptationProofTests {
     }
 
     @Test("the native engine follows a capped link down and up; the recording's own rendition keeps its rate",
-          .enabled(if: nativeEncodesInRealTime, "the native encoder keeps up with a camera in an optimised build only (swift test -c release)"),
+          .enabled(if: nativeEncodesInRealTime, "the native encoder keeps up with a camera only where it is optimised (swift test -c release)"),
           .timeLimit(.minutes(2)))
     func nativeFollowsACappedLinkDownAndUp() async throws {
         let native = try CodecEngineRegistry.default.engine(named: "native")

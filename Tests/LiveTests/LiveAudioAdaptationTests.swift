@@ -51,7 +51,7 @@ struct LiveAudioAdaptationProofTests {
     }
 
     @Test("a capped link takes the stereo audio from 96 to 48 kbit/s with the video, and back after",
-          .enabled(if: engines != nil, "needs x264 (swift build --traits FFmpeg) or an optimised build (swift test -c release)"),
+          .enabled(if: engines != nil, "needs x264 (swift build --traits FFmpeg) or optimised codecs (swift test -c release)"),
           .timeLimit(.minutes(2)))
     func audioFollowsTheVideoDownAndUp() async throws {
         let registry = try #require(Self.engines)

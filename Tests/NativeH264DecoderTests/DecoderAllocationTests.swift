@@ -15,7 +15,7 @@ private let decoderAllocationsAreMeasurable = true
 /// in memory the decoder owns, so what an access unit costs (its RBSP, the output picture) is the same
 /// for 99 macroblocks as for 1584. Optimised builds only (see EncoderAllocationTests for why).
 @Suite(.enabled(if: decoderAllocationsAreMeasurable && ExternalTool.isRunnable("ffmpeg", "x264"),
-                "heap allocations are only meaningful in an optimised (-c release) build"))
+                "heap allocations are only meaningful where the codecs are optimised (-c release)"))
 struct DecoderAllocationTests {
     /// Which stream an allocation count decodes.
     enum StreamKind {

@@ -18,7 +18,7 @@ private let encoderAllocationsAreMeasurable = true
 /// Optimised builds only: in a debug build the standard library's unspecialised generics, the
 /// un-inlined `withUnsafe…` closures and the copy-on-write checks the optimiser removes allocate per
 /// macroblock, so the count there measures the compiler's debug mode, not the encoder.
-@Suite(.enabled(if: encoderAllocationsAreMeasurable, "heap allocations are only meaningful in an optimised (-c release) build"))
+@Suite(.enabled(if: encoderAllocationsAreMeasurable, "heap allocations are only meaningful where the codecs are optimised (-c release)"))
 struct EncoderAllocationTests {
     /// Allocations the calling thread makes while `body` runs, or `nil` where the counter is not available.
     private func allocations(_ body: () throws -> Void) rethrows -> Int? {
