@@ -23,7 +23,7 @@ import Transport
 /// waits for the next to POST at the same path, whose frames continue the timeline where the last one's ended (from
 /// its first key frame), so the destinations behind the pipeline — an RTSP server, HLS, WHEP — keep serving. Either
 /// way the endpoint takes one publisher at a time (``WHIPEndpoint/maximumSessions``): a second one while the first is
-/// live gets `503`, and the first goes on.
+/// live gets `503`, and the first goes on. Each publisher's arrival and departure comes out of ``publisherEvents``.
 ///
 /// ```swift
 /// let ingest = try WHIPSource(listeningAt: "http://127.0.0.1:8080/live/whip")
@@ -54,7 +54,12 @@ public actor WHIPSource: EncodedMediaSource {
     /// Whether the source ends with its first publisher or lasts until stopped.
     public nonisolated let lifetime: Lifetime
 
+    /// Each publisher's arrival (its POST answered) and departure (its session ended), in order; the stream ends at
+    /// ``stop()``. One reader.
+    public nonisolated let publisherEvents: AsyncStream<WHIPPublisherEvent>
+
     private nonisolated let ownsServer: Bool
+    private nonisolated let publisherSink: AsyncStream<WHIPPublisherEvent>.Continuation
     private nonisolated let sessions: AsyncStream<WebRTCPeerSession>
     private nonisolated let sessionSink: AsyncStream<WebRTCPeerSession>.Continuation
     private nonisolated let current = Mutex<WebRTCPeerSession?>(nil)
@@ -143,8 +148,17 @@ public actor WHIPSource: EncodedMediaSource {
         let (stream, sink) = AsyncStream.makeStream(of: WebRTCPeerSession.self, bufferingPolicy: .bufferingNewest(1))
         sessions = stream
         sessionSink = sink
+        let (events, eventSink) = AsyncStream.makeStream(of: WHIPPublisherEvent.self, bufferingPolicy: .bufferingNewest(64))
+        publisherEvents = events
+        publisherSink = eventSink
+        let arrivals = ArrivalCounter()
         let endpoint = WHIPEndpoint(path: path, mediaAddress: media, on: server.loop, certificate: certificate, token: token,
-                                    configuration: configuration) { session in sink.yield(session) }
+                                    configuration: configuration) { session in
+            let number = arrivals.next()
+            eventSink.yield(.arrived(number))
+            Task { await Self.announceDeparture(of: session, number: number, to: eventSink) }
+            sink.yield(session)
+        }
         endpoint.mount(on: server)
         self.endpoint = endpoint
         self.server = server
@@ -222,6 +236,7 @@ public actor WHIPSource: EncodedMediaSource {
         ready = []
         sessionSink.finish()
         endpoint.closeAll()
+        publisherSink.finish()
         endpoint.unmount(from: server)
         if ownsServer {
             // The publisher's DELETE may be what ended the stream: its 200 goes out before the server closes.
@@ -229,6 +244,18 @@ public actor WHIPSource: EncodedMediaSource {
             Task {
                 await server.stop(draining: .seconds(1))
                 server.loop.shutdown()
+            }
+        }
+    }
+
+    /// Waits for a publisher's session to end and says so (the session's events have no other reader: the endpoint's
+    /// sessions are the source's alone).
+    private static func announceDeparture(of session: WebRTCPeerSession, number: Int,
+                                          to sink: AsyncStream<WHIPPublisherEvent>.Continuation) async {
+        for await event in session.events {
+            if case let .closed(reason) = event {
+                sink.yield(.left(number, reason))
+                return
             }
         }
     }
@@ -303,5 +330,18 @@ public actor WHIPSource: EncodedMediaSource {
         clock.last = timestamp
         clocks[kind] = clock
         return MediaTime(value: max(0, clock.ticks + clock.offsetTicks), timescale: Int32(rate))
+    }
+}
+
+/// Numbers the publishers as their sessions are made (from the endpoint's handler, before the source exists).
+private final class ArrivalCounter: Sendable {
+    private let count = Mutex(0)
+
+    /// The next publisher's number, from 1.
+    func next() -> Int {
+        count.withLock { count -> Int in
+            count += 1
+            return count
+        }
     }
 }
