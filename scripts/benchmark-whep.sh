@@ -4,7 +4,7 @@
 # from the peers' venv) publishes 640x360 30 fps H.264 at 2 Mbit/s (and Opus) to it over WHIP and it re-serves what
 # arrives. The viewers are aiortc peer connections that receive, depacketize and count frames without decoding them;
 # the RTSP readers are ffmpeg copying to nothing (-c copy -f null), over each transport in RTSP_TRANSPORTS.
-#   [RTSP_TRANSPORTS="udp tcp"] [REPEATS=3] scripts/benchmark-whep.sh [SECONDS]
+#   [RTSP_TRANSPORTS="udp tcp"] [REPEATS=3] [SKIP_BUILD=1] scripts/benchmark-whep.sh [SECONDS]
 #   (ports 20700-20702 and 20800-20999; runs itself inside `unshare -rn`: loopback alone)
 # CPU is the server's utime+stime from /proc/PID/stat over windows of SECONDS (default 12) taken REPEATS times one
 # after another with the same clients connected; the median window is kept. The median with no client (receiving the
@@ -13,6 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${STREAMKIT_IN_NAMESPACE:-}" ]; then
+    # Built before entering the namespace: SwiftPM run inside it rebuilt every module from scratch.
+    [ -n "${SKIP_BUILD:-}" ] || swift build -c release --product streamkit --traits FFmpeg,OpenSSL,SRT --scratch-path .build-release-traited >/dev/null
     exec unshare -rn env STREAMKIT_IN_NAMESPACE=1 bash -c 'ip link set lo up && exec "$0" "$@"' "$0" "$@"
 fi
 seconds="${1:-12}"
@@ -22,7 +24,6 @@ modern="$(ls .build/peers-venv/lib/python*/site-packages/imageio_ffmpeg/binaries
 [ -x "$modern" ] || { echo "FFmpeg 9 (imageio-ffmpeg) is not in .build/peers-venv: run scripts/install-dependencies.sh" >&2; exit 1; }
 source scripts/processes.sh
 
-swift build -c release --product streamkit --traits FFmpeg,OpenSSL,SRT --scratch-path .build-release-traited >/dev/null
 streamkit=".build-release-traited/release/streamkit"
 
 cat > "$work/viewer.py" <<'PY'
