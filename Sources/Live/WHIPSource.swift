@@ -59,7 +59,7 @@ public actor WHIPSource: EncodedMediaSource {
     public nonisolated let publisherEvents: AsyncStream<WHIPPublisherEvent>
 
     private nonisolated let ownsServer: Bool
-    private nonisolated let publisherSink: AsyncStream<WHIPPublisherEvent>.Continuation
+    private nonisolated let ledger: PublisherLedger
     private nonisolated let sessions: AsyncStream<WebRTCPeerSession>
     private nonisolated let sessionSink: AsyncStream<WebRTCPeerSession>.Continuation
     private nonisolated let current = Mutex<WebRTCPeerSession?>(nil)
@@ -150,17 +150,16 @@ public actor WHIPSource: EncodedMediaSource {
         sessionSink = sink
         let (events, eventSink) = AsyncStream.makeStream(of: WHIPPublisherEvent.self, bufferingPolicy: .bufferingNewest(64))
         publisherEvents = events
-        publisherSink = eventSink
-        let arrivals = ArrivalCounter()
+        let ledger = PublisherLedger(sink: eventSink)
         let endpoint = WHIPEndpoint(path: path, mediaAddress: media, on: server.loop, certificate: certificate, token: token,
                                     configuration: configuration) { session in
-            let number = arrivals.next()
-            eventSink.yield(.arrived(number))
-            Task { await Self.announceDeparture(of: session, number: number, to: eventSink) }
+            let number = ledger.arrive()
+            Task { await Self.announceDeparture(of: session, number: number, in: ledger) }
             sink.yield(session)
         }
         endpoint.mount(on: server)
         self.endpoint = endpoint
+        self.ledger = ledger
         self.server = server
         self.ownsServer = ownsServer
         self.formatTimeout = formatTimeout
@@ -236,7 +235,7 @@ public actor WHIPSource: EncodedMediaSource {
         ready = []
         sessionSink.finish()
         endpoint.closeAll()
-        publisherSink.finish()
+        ledger.stop()
         endpoint.unmount(from: server)
         if ownsServer {
             // The publisher's DELETE may be what ended the stream: its 200 goes out before the server closes.
@@ -250,14 +249,12 @@ public actor WHIPSource: EncodedMediaSource {
 
     /// Waits for a publisher's session to end and says so (the session's events have no other reader: the endpoint's
     /// sessions are the source's alone).
-    private static func announceDeparture(of session: WebRTCPeerSession, number: Int,
-                                          to sink: AsyncStream<WHIPPublisherEvent>.Continuation) async {
+    private static func announceDeparture(of session: WebRTCPeerSession, number: Int, in ledger: PublisherLedger) async {
+        var reason = WebRTCPeerSessionCloseReason.closedByOwner
         for await event in session.events {
-            if case let .closed(reason) = event {
-                sink.yield(.left(number, reason))
-                return
-            }
+            if case let .closed(why) = event { reason = why }
         }
+        ledger.leave(number, reason: reason)
     }
 
     /// The next publisher's session, or `nil` once the source is stopped.
@@ -333,15 +330,51 @@ public actor WHIPSource: EncodedMediaSource {
     }
 }
 
-/// Numbers the publishers as their sessions are made (from the endpoint's handler, before the source exists).
-private final class ArrivalCounter: Sendable {
-    private let count = Mutex(0)
+/// The publishers' arrivals and departures, said in ``WHIPSource/publisherEvents``: each publisher is numbered as its
+/// session is made; the stream ends once the source is stopped and every publisher's leaving has been said (the
+/// sessions ``WHIPSource/stop()`` closes included), so no departure is lost to the end of the stream.
+private final class PublisherLedger: Sendable {
+    private struct State {
+        var arrived = 0
+        var present = 0
+        var isStopped = false
+    }
 
-    /// The next publisher's number, from 1.
-    func next() -> Int {
-        count.withLock { count -> Int in
-            count += 1
-            return count
+    private let state = Mutex(State())
+    private let sink: AsyncStream<WHIPPublisherEvent>.Continuation
+
+    /// A ledger that says its events to `sink`.
+    init(sink: AsyncStream<WHIPPublisherEvent>.Continuation) {
+        self.sink = sink
+    }
+
+    /// A publisher's session was made: its number, from 1 (said as ``WHIPPublisherEvent/arrived(_:)``).
+    func arrive() -> Int {
+        let number = state.withLock { state -> Int in
+            state.arrived += 1
+            state.present += 1
+            return state.arrived
         }
+        sink.yield(.arrived(number))
+        return number
+    }
+
+    /// A publisher's session ended (said as ``WHIPPublisherEvent/left(_:_:)``).
+    func leave(_ number: Int, reason: WebRTCPeerSessionCloseReason) {
+        sink.yield(.left(number, reason))
+        let finished = state.withLock { state -> Bool in
+            state.present -= 1
+            return state.isStopped && state.present == 0
+        }
+        if finished { sink.finish() }
+    }
+
+    /// The source stopped: the stream ends once the publishers still there have left.
+    func stop() {
+        let finished = state.withLock { state -> Bool in
+            state.isStopped = true
+            return state.present == 0
+        }
+        if finished { sink.finish() }
     }
 }
