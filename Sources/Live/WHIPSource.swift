@@ -23,7 +23,7 @@ import Transport
 /// waits for the next to POST at the same path, whose frames continue the timeline where the last one's ended (from
 /// its first key frame), so the destinations behind the pipeline — an RTSP server, HLS, WHEP — keep serving. Either
 /// way the endpoint takes one publisher at a time (``WHIPEndpoint/maximumSessions``): a second one while the first is
-/// live gets `503`, and the first goes on.
+/// live gets `503`, and the first goes on. Each publisher's arrival and departure comes out of ``publisherEvents``.
 ///
 /// ```swift
 /// let ingest = try WHIPSource(listeningAt: "http://127.0.0.1:8080/live/whip")
@@ -54,7 +54,12 @@ public actor WHIPSource: EncodedMediaSource {
     /// Whether the source ends with its first publisher or lasts until stopped.
     public nonisolated let lifetime: Lifetime
 
+    /// Each publisher's arrival (its POST answered) and departure (its session ended), in order; the stream ends at
+    /// ``stop()``. One reader.
+    public nonisolated let publisherEvents: AsyncStream<WHIPPublisherEvent>
+
     private nonisolated let ownsServer: Bool
+    private nonisolated let ledger: PublisherLedger
     private nonisolated let sessions: AsyncStream<WebRTCPeerSession>
     private nonisolated let sessionSink: AsyncStream<WebRTCPeerSession>.Continuation
     private nonisolated let current = Mutex<WebRTCPeerSession?>(nil)
@@ -143,10 +148,18 @@ public actor WHIPSource: EncodedMediaSource {
         let (stream, sink) = AsyncStream.makeStream(of: WebRTCPeerSession.self, bufferingPolicy: .bufferingNewest(1))
         sessions = stream
         sessionSink = sink
+        let (events, eventSink) = AsyncStream.makeStream(of: WHIPPublisherEvent.self, bufferingPolicy: .bufferingNewest(64))
+        publisherEvents = events
+        let ledger = PublisherLedger(sink: eventSink)
         let endpoint = WHIPEndpoint(path: path, mediaAddress: media, on: server.loop, certificate: certificate, token: token,
-                                    configuration: configuration) { session in sink.yield(session) }
+                                    configuration: configuration) { session in
+            let number = ledger.arrive()
+            Task { await Self.announceDeparture(of: session, number: number, in: ledger) }
+            sink.yield(session)
+        }
         endpoint.mount(on: server)
         self.endpoint = endpoint
+        self.ledger = ledger
         self.server = server
         self.ownsServer = ownsServer
         self.formatTimeout = formatTimeout
@@ -222,6 +235,7 @@ public actor WHIPSource: EncodedMediaSource {
         ready = []
         sessionSink.finish()
         endpoint.closeAll()
+        ledger.stop()
         endpoint.unmount(from: server)
         if ownsServer {
             // The publisher's DELETE may be what ended the stream: its 200 goes out before the server closes.
@@ -231,6 +245,16 @@ public actor WHIPSource: EncodedMediaSource {
                 server.loop.shutdown()
             }
         }
+    }
+
+    /// Waits for a publisher's session to end and says so (the session's events have no other reader: the endpoint's
+    /// sessions are the source's alone).
+    private static func announceDeparture(of session: WebRTCPeerSession, number: Int, in ledger: PublisherLedger) async {
+        var reason = WebRTCPeerSessionCloseReason.closedByOwner
+        for await event in session.events {
+            if case let .closed(why) = event { reason = why }
+        }
+        ledger.leave(number, reason: reason)
     }
 
     /// The next publisher's session, or `nil` once the source is stopped.
@@ -303,5 +327,54 @@ public actor WHIPSource: EncodedMediaSource {
         clock.last = timestamp
         clocks[kind] = clock
         return MediaTime(value: max(0, clock.ticks + clock.offsetTicks), timescale: Int32(rate))
+    }
+}
+
+/// The publishers' arrivals and departures, said in ``WHIPSource/publisherEvents``: each publisher is numbered as its
+/// session is made; the stream ends once the source is stopped and every publisher's leaving has been said (the
+/// sessions ``WHIPSource/stop()`` closes included), so no departure is lost to the end of the stream.
+private final class PublisherLedger: Sendable {
+    private struct State {
+        var arrived = 0
+        var present = 0
+        var isStopped = false
+    }
+
+    private let state = Mutex(State())
+    private let sink: AsyncStream<WHIPPublisherEvent>.Continuation
+
+    /// A ledger that says its events to `sink`.
+    init(sink: AsyncStream<WHIPPublisherEvent>.Continuation) {
+        self.sink = sink
+    }
+
+    /// A publisher's session was made: its number, from 1 (said as ``WHIPPublisherEvent/arrived(_:)``).
+    func arrive() -> Int {
+        let number = state.withLock { state -> Int in
+            state.arrived += 1
+            state.present += 1
+            return state.arrived
+        }
+        sink.yield(.arrived(number))
+        return number
+    }
+
+    /// A publisher's session ended (said as ``WHIPPublisherEvent/left(_:_:)``).
+    func leave(_ number: Int, reason: WebRTCPeerSessionCloseReason) {
+        sink.yield(.left(number, reason))
+        let finished = state.withLock { state -> Bool in
+            state.present -= 1
+            return state.isStopped && state.present == 0
+        }
+        if finished { sink.finish() }
+    }
+
+    /// The source stopped: the stream ends once the publishers still there have left.
+    func stop() {
+        let finished = state.withLock { state -> Bool in
+            state.isStopped = true
+            return state.present == 0
+        }
+        if finished { sink.finish() }
     }
 }

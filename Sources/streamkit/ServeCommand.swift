@@ -293,19 +293,13 @@ struct ServeCommand {
     /// Prints each WHIP publisher as it arrives, and its leaving, until cancelled.
     /// - Parameter source: the ingest.
     private static func announcePublishers(of source: WHIPSource) async {
-        var taken = 0
-        var live = false
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = source.publishersTaken
-            let isLive = source.endpoint.sessions.isEmpty == false
-            if now > taken {
-                taken = now
-                printError("serve: WHIP publisher \(now) arrived")
-            } else if live, !isLive {
-                printError("serve: WHIP publisher \(taken) left; waiting for the next at \(source.url)")
+        for await event in source.publisherEvents {
+            switch event {
+            case let .arrived(number):
+                printError("serve: WHIP publisher \(number) arrived")
+            case let .left(number, reason):
+                printError("serve: WHIP publisher \(number) left (\(reason)); waiting for the next at \(source.url)")
             }
-            live = isLive
         }
     }
 }

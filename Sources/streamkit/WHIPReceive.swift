@@ -20,14 +20,23 @@ struct WHIPReceive {
     /// - Throws: WHIP, file and pipeline errors.
     func run() async throws -> Int32 {
         let source = try WHIPSource(listeningAt: url, token: token)
-        let pipeline = LivePipeline(source: source, frameLimit: frameLimit)
+        let noted = ArrivalNotingSource(source)
+        let pipeline = LivePipeline(source: noted, frameLimit: frameLimit)
         let recording = try ReceiveRecording(output, into: pipeline)
-        printError("listening for a WHIP publisher at \(source.url)")
-        // Silence counts only once the publisher's media flows.
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, arrivals: {
-            source.receiverStatistics?.tracks.values.reduce(0) { $0 + $1.packets.received } ?? 0
-        }, stop: { pipeline.stop() })
+        // Silence counts only once the publisher's media flows: each frame the pipeline takes is an arrival.
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, stop: { pipeline.stop() })
+        noted.report(to: watchdog)
         defer { watchdog.cancel() }
+        printError("listening for a WHIP publisher at \(source.url)")
+        let announcer = Task {
+            for await event in source.publisherEvents {
+                switch event {
+                case let .arrived(number): printError("WHIP publisher \(number) arrived")
+                case let .left(number, reason): printError("WHIP publisher \(number) left: \(reason)")
+                }
+            }
+        }
+        defer { announcer.cancel() }
         let report = try await pipeline.run()
         if let statistics = source.receiverStatistics {
             for (kind, track) in statistics.tracks.sorted(by: { $0.key > $1.key }) {

@@ -23,6 +23,8 @@ struct WHIPIngestProofTests {
         let session: WebRTCPeerSession.Statistics?
         let publisher: String
         let role: DTLSRole?
+        /// What ``WHIPSource/publisherEvents`` said, in order.
+        var publisherEvents: [WHIPPublisherEvent] = []
     }
 
     /// What ffprobe and ffmpeg read in a recording: the video's decoded pictures and size, the audio's frames and codec,
@@ -83,6 +85,11 @@ struct WHIPIngestProofTests {
         let pipeline = LivePipeline(source: source)
         pipeline.add(MP4FileDestination(path: output), options: .recording())
         let running = Task { try await pipeline.run() }
+        let heard = Task {
+            var events: [WHIPPublisherEvent] = []
+            for await event in source.publisherEvents { events.append(event) }
+            return events
+        }
         let ffmpeg = try ModernFFmpeg.path()
         let published = try await ExternalTool.run("timeout", [
             "-k", "5", "40", ffmpeg, "-hide_banner", "-nostats", "-re",
@@ -102,11 +109,13 @@ struct WHIPIngestProofTests {
         let role = source.session?.role
         let report = try await running.value
         watchdog.cancel()
+        let events = await heard.value
         #expect(published.status == 0, "\(published.text.suffix(800))")
         #expect(report.destinations.first?.failure == nil, "\(report.destinations)")
         let probe = try await Self.probe(output)
         return Recording(pictures: probe.pictures, size: probe.size, audioFrames: probe.audioFrames, audioCodec: probe.audioCodec,
-                         decodeErrors: probe.decodeErrors, statistics: statistics, session: session, publisher: published.text, role: role)
+                         decodeErrors: probe.decodeErrors, statistics: statistics, session: session, publisher: published.text, role: role,
+                         publisherEvents: events)
     }
 
     @Test("FFmpeg 9's whip muxer publishes H.264 + Opus with a bearer token; every picture and audio frame is in the MP4, and it decodes",
@@ -125,6 +134,13 @@ struct WHIPIngestProofTests {
         let video = try #require(recording.statistics?.tracks["video"])
         #expect(video.framesLost == 0 && video.framesWithheld == 0)
         #expect(video.keyFrames == sent / 30)
+        // The publisher's arrival, then its leaving (FFmpeg DELETEs its resource, or says goodbye first).
+        print("WHIP FFmpeg publisher events: \(recording.publisherEvents)")
+        #expect(recording.publisherEvents.count == 2 && recording.publisherEvents.first == .arrived(1), "\(recording.publisherEvents)")
+        guard recording.publisherEvents.count == 2, case .left(1, _) = recording.publisherEvents[1] else {
+            Issue.record("no departure of publisher 1: \(recording.publisherEvents)")
+            return
+        }
     }
 
     @Test("FFmpeg's default offer (a=setup:passive, no -whip_flags dtls_active): we answer a=setup:active and are the DTLS client; every picture is recorded",

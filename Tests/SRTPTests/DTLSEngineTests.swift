@@ -165,6 +165,33 @@ struct DTLSEngineTests {
         #expect(events == [.applicationData([1, 2, 3])])
     }
 
+    /// ``DTLSEngine/startHandshake()`` returns the client's first flight and nothing for a server;
+    /// ``DTLSEngine/retransmissionsDue(within:)`` returns nothing while the timer (1 s at first) is far off, the
+    /// ClientHello again once it has expired, and nothing after the handshake.
+    @Test func startHandshakeAndRetransmissionsDue() throws {
+        let clientCertificate = try DTLSCertificate()
+        let serverCertificate = try DTLSCertificate()
+        let client = try DTLSEngine(role: .client, certificate: clientCertificate, remoteFingerprint: serverCertificate.fingerprint)
+        let server = try DTLSEngine(role: .server, certificate: serverCertificate, remoteFingerprint: clientCertificate.fingerprint)
+        let hello = try client.startHandshake()
+        #expect(!hello.isEmpty)
+        #expect(try server.startHandshake().isEmpty)
+        #expect(try client.retransmissionsDue(within: .milliseconds(50)).isEmpty)
+        // OpenSSL's timer is wall-clock: wait it out (a flight goes again only once it has expired).
+        let remaining = client.retransmissionTimeout ?? .seconds(1)
+        Thread.sleep(forTimeInterval: Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18 + 0.05)
+        let again = try client.retransmissionsDue(within: .milliseconds(50))
+        print("DTLS: first flight \(hello.map(\.count)) bytes, retransmitted \(again.map(\.count)) bytes")
+        #expect(again.map(\.count) == hello.map(\.count))
+        for datagram in again { _ = try server.feed(datagram) }
+        for _ in 0..<10 where client.srtpKeys == nil || server.srtpKeys == nil {
+            for datagram in server.takeOutgoingDatagrams() { _ = try client.feed(datagram) }
+            for datagram in client.takeOutgoingDatagrams() { _ = try server.feed(datagram) }
+        }
+        #expect(client.srtpKeys != nil && server.srtpKeys != nil)
+        #expect(try client.retransmissionsDue(within: .seconds(60)).isEmpty)
+    }
+
     /// Our client against our server that expects another client certificate: the server fails with
     /// `fingerprintMismatch`, and the client hears the alert and fails too.
     @Test func inMemoryMismatchFailsBothSides() throws {

@@ -132,6 +132,14 @@ public final class DTLSEngine: @unchecked Sendable {
         #endif
     }
 
+    /// Starts the handshake (``start()``) and returns what is to be sent: the client's first flight, nothing for a server.
+    /// - Returns: the datagrams of the first flight (RFC 6347 §4.2.4), possibly none.
+    /// - Throws: ``DTLSError/handshakeFailed(reason:)``.
+    public func startHandshake() throws(DTLSError) -> [[UInt8]] {
+        try start()
+        return takeOutgoingDatagrams()
+    }
+
     /// Hands one datagram from the peer to the session, and runs the handshake or reads the records it holds.
     /// Records that do not authenticate or parse are dropped, as RFC 6347 §4.1.2.7 asks.
     /// - Parameter datagram: the UDP payload (one or more DTLS records).
@@ -200,6 +208,18 @@ public final class DTLSEngine: @unchecked Sendable {
         #else
         throw .unavailable
         #endif
+    }
+
+    /// The retransmissions due now for a caller whose timer fires every `period`: while the handshake runs and its
+    /// retransmission timer (RFC 6347 §4.2.4.1) is within `period` of expiring, ``handleTimeout()`` runs and the last
+    /// flight comes again if the timer has expired; otherwise nothing.
+    /// - Parameter period: how often the caller asks (a timer that expires before the next call is served now).
+    /// - Returns: the datagrams to send, usually none.
+    /// - Throws: ``DTLSError/handshakeTimedOut`` when OpenSSL gives up (the session is then dead).
+    public func retransmissionsDue(within period: Duration) throws(DTLSError) -> [[UInt8]] {
+        guard !isHandshakeComplete, let remaining = retransmissionTimeout, remaining <= period else { return [] }
+        try handleTimeout()
+        return takeOutgoingDatagrams()
     }
 
     /// Sends application data in one record (after the handshake).

@@ -16,13 +16,13 @@ import Synchronization
 /// Each session calls `onSession` once it is made; the owner (``WHEPDestination`` in `Live`) sends media to it.
 public final class WHEPEndpoint: Sendable {
     /// The endpoint's path, for example `/live/whep`.
-    public let path: String
+    public var path: String { core.path }
     /// The address each session binds its UDP port on (port 0: any).
     public let mediaAddress: SocketAddress
     /// The most sessions at once.
-    public let maximumSessions: Int
+    public var maximumSessions: Int { core.maximumSessions }
     /// Whether the server's bearer-token check applies.
-    public let requiresAuthorization: Bool
+    public var requiresAuthorization: Bool { core.requiresServerAuthorization }
     /// Our SSRC per kind, the same in every session (each session has its own SRTP keys and sequence numbers).
     public let sendingSSRCs: [WebRTCMediaKind: UInt32]
     /// Our rtx SSRC per kind.
@@ -30,11 +30,7 @@ public final class WHEPEndpoint: Sendable {
     /// The sessions' timings.
     public let configuration: WebRTCPeerSession.Configuration
 
-    private let certificate: DTLSCertificate
-    private let loop: EventLoop
-    private let sessionsByID = Mutex<[String: WebRTCPeerSession]>([:])
-    private let counter = Atomic<Int>(0)
-    private let onSession: @Sendable (WebRTCPeerSession) -> Void
+    private let core: WebRTCEndpointCore
 
     /// An endpoint (not yet mounted).
     /// - Parameters:
@@ -52,93 +48,36 @@ public final class WHEPEndpoint: Sendable {
                 retransmissionSSRCs: [WebRTCMediaKind: UInt32] = [:], maximumSessions: Int = 64, requiresAuthorization: Bool = false,
                 configuration: WebRTCPeerSession.Configuration = WebRTCPeerSession.Configuration(),
                 onSession: @escaping @Sendable (WebRTCPeerSession) -> Void) {
-        self.path = path.hasPrefix("/") ? path : "/" + path
         self.mediaAddress = mediaAddress
-        self.loop = loop
-        self.certificate = certificate
         self.sendingSSRCs = sendingSSRCs
         self.retransmissionSSRCs = retransmissionSSRCs
-        self.maximumSessions = max(1, maximumSessions)
-        self.requiresAuthorization = requiresAuthorization
         self.configuration = configuration
-        self.onSession = onSession
+        core = WebRTCEndpointCore(path: path, maximumSessions: maximumSessions, token: nil, requiresServerAuthorization: requiresAuthorization,
+                                  peers: "viewers", makeSession: { offer, id, onClose throws(WebRTCSessionError) in
+            try WebRTCPeerSession(offer: offer, id: id, bindingTo: mediaAddress, on: loop, certificate: certificate, sendingSSRCs: sendingSSRCs,
+                                  retransmissionSSRCs: retransmissionSSRCs, configuration: configuration, onClose: onClose)
+        }, onSession: onSession)
     }
 
     /// The sessions open now.
-    public var sessions: [WebRTCPeerSession] { sessionsByID.withLock { Array($0.values) } }
+    public var sessions: [WebRTCPeerSession] { core.sessions }
 
     /// Adds the routes to a server (POST, DELETE and PATCH under ``path``).
     /// - Parameter server: the server.
     public func mount(on server: HTTPServer) {
-        for method in [HTTPMethod.post, .delete, .patch] {
-            server.addRoute(HTTPRoute(method, path, requiresAuthorization: requiresAuthorization) { [self] request in
-                self.respond(to: request)
-            })
-        }
+        core.mount(on: server) { [self] request in self.respond(to: request) }
     }
 
     /// Removes the routes from a server.
     /// - Parameter server: the server.
-    public func unmount(from server: HTTPServer) {
-        server.removeRoutes(.post, path)
-        server.removeRoutes(.delete, path)
-        server.removeRoutes(.patch, path)
-    }
+    public func unmount(from server: HTTPServer) { core.unmount(from: server) }
 
     /// Closes every session.
-    public func closeAll() {
-        for session in sessions { session.close() }
-    }
+    public func closeAll() { core.closeAll() }
 
     /// Answers a request under ``path`` (what the routes call; tests and the fuzzer call it without an HTTP
     /// connection): POST makes a session, DELETE ends one, anything else is `405`.
     /// - Parameter request: the request, its path relative to ``path`` in `remainingPath`.
     /// - Returns: the response.
-    public func respond(to request: HTTPServerRequest) -> HTTPResponse {
-        switch request.request.method {
-        case .post: return post(request)
-        case .delete: return delete(request)
-        default: return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": request.remainingPath.isEmpty ? "POST" : "DELETE"])
-        }
-    }
-
-    private func post(_ request: HTTPServerRequest) -> HTTPResponse {
-        guard request.remainingPath.isEmpty else { return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "DELETE"]) }
-        let type = request.request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
-        guard type == "application/sdp" else { return Self.text("the offer must be application/sdp", status: .unsupportedMediaType) }
-        guard sessionsByID.withLock({ $0.count }) < maximumSessions else { return Self.text("too many viewers", status: .serviceUnavailable) }
-        let text = String(decoding: request.request.body, as: UTF8.self)
-        let offer: WebRTCOffer
-        do { offer = try WebRTCOffer(parsing: text) } catch { return Self.text("offer: \(error)", status: .badRequest) }
-        let id = "\(counter.wrappingAdd(1, ordering: .relaxed).newValue)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-        let session: WebRTCPeerSession
-        do {
-            session = try WebRTCPeerSession(offer: offer, id: id, bindingTo: mediaAddress, on: loop, certificate: certificate,
-                                            sendingSSRCs: sendingSSRCs, retransmissionSSRCs: retransmissionSSRCs,
-                                            configuration: configuration) { [weak self] id in
-                _ = self?.sessionsByID.withLock { $0.removeValue(forKey: id) }
-            }
-        } catch {
-            switch error {
-            case .offer, .missingOfferAttribute, .setupRole: return Self.text("\(error)", status: .badRequest)
-            case .dtls(.malformedFingerprint): return Self.text("\(error)", status: .badRequest)
-            default: return Self.text("\(error)", status: .internalServerError)
-            }
-        }
-        sessionsByID.withLock { $0[id] = session }
-        onSession(session)
-        return HTTPResponse(status: .created, headers: ["Content-Type": "application/sdp", "Location": "\(path)/\(id)"],
-                            body: Array(session.answer.utf8))
-    }
-
-    private func delete(_ request: HTTPServerRequest) -> HTTPResponse {
-        let id = request.remainingPath
-        guard !id.isEmpty, let session = sessionsByID.withLock({ $0.removeValue(forKey: id) }) else { return HTTPResponse(status: .notFound) }
-        session.close()
-        return HTTPResponse(status: .ok)
-    }
-
-    private static func text(_ message: String, status: HTTPStatus) -> HTTPResponse {
-        .bytes(Array((message + "\n").utf8), contentType: "text/plain; charset=utf-8", status: status)
-    }
+    public func respond(to request: HTTPServerRequest) -> HTTPResponse { core.respond(to: request) }
 }

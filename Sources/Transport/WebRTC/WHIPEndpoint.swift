@@ -22,21 +22,17 @@ import Synchronization
 /// its media comes out of ``WebRTCPeerSession/receivedMedia``.
 public final class WHIPEndpoint: Sendable {
     /// The endpoint's path, for example `/live/whip`.
-    public let path: String
+    public var path: String { core.path }
     /// The address each session binds its UDP port on (port 0: any).
     public let mediaAddress: SocketAddress
     /// The most publishers at once.
-    public let maximumSessions: Int
+    public var maximumSessions: Int { core.maximumSessions }
     /// The bearer token publishers must present, if any.
-    public let token: String?
+    public var token: String? { core.token }
     /// The sessions' timings and the receivers' bounds.
     public let configuration: WebRTCPeerSession.Configuration
 
-    private let certificate: DTLSCertificate
-    private let loop: EventLoop
-    private let sessionsByID = Mutex<[String: WebRTCPeerSession]>([:])
-    private let counter = Atomic<Int>(0)
-    private let onSession: @Sendable (WebRTCPeerSession) -> Void
+    private let core: WebRTCEndpointCore
 
     /// An endpoint (not yet mounted).
     /// - Parameters:
@@ -51,113 +47,41 @@ public final class WHIPEndpoint: Sendable {
     public init(path: String, mediaAddress: SocketAddress, on loop: EventLoop, certificate: DTLSCertificate, token: String? = nil,
                 maximumSessions: Int = 1, configuration: WebRTCPeerSession.Configuration = WebRTCPeerSession.Configuration(),
                 onSession: @escaping @Sendable (WebRTCPeerSession) -> Void) {
-        self.path = path.hasPrefix("/") ? path : "/" + path
         self.mediaAddress = mediaAddress
-        self.loop = loop
-        self.certificate = certificate
-        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
-        self.maximumSessions = max(1, maximumSessions)
         self.configuration = configuration
-        self.onSession = onSession
+        core = WebRTCEndpointCore(path: path, maximumSessions: maximumSessions, token: token, requiresServerAuthorization: false, peers: "publishers",
+                                  makeSession: { offer, id, onClose throws(WebRTCSessionError) in
+            try WebRTCPeerSession(offer: offer, id: id, bindingTo: mediaAddress, on: loop, certificate: certificate, sendingSSRCs: [:],
+                                  h264Profiles: Self.h264Profiles, configuration: configuration, receiving: true, onClose: onClose)
+        }, refusal: { session in
+            session.receiverStatistics?.tracks.isEmpty == false ? nil : "the offer sends no H.264 (packetization-mode 1) or Opus"
+        }, onSession: onSession)
     }
 
     /// The sessions open now.
-    public var sessions: [WebRTCPeerSession] { sessionsByID.withLock { Array($0.values) } }
+    public var sessions: [WebRTCPeerSession] { core.sessions }
 
     /// Adds the routes to a server (POST, DELETE and PATCH under ``path``).
     /// - Parameter server: the server.
     public func mount(on server: HTTPServer) {
-        for method in [HTTPMethod.post, .delete, .patch] {
-            server.addRoute(HTTPRoute(method, path) { [self] request in self.respond(to: request) })
-        }
+        core.mount(on: server) { [self] request in self.respond(to: request) }
     }
 
     /// Removes the routes from a server.
     /// - Parameter server: the server.
-    public func unmount(from server: HTTPServer) {
-        server.removeRoutes(.post, path)
-        server.removeRoutes(.delete, path)
-        server.removeRoutes(.patch, path)
-    }
+    public func unmount(from server: HTTPServer) { core.unmount(from: server) }
 
     /// Closes every session.
-    public func closeAll() {
-        for session in sessions { session.close() }
-    }
+    public func closeAll() { core.closeAll() }
 
     /// Answers a request under ``path`` (what the routes call; tests and the fuzzer call it without an HTTP
     /// connection): the token is checked, then POST makes a session, DELETE ends one, anything else is `405`.
     /// - Parameter request: the request, its path relative to ``path`` in `remainingPath`.
     /// - Returns: the response.
-    public func respond(to request: HTTPServerRequest) -> HTTPResponse {
-        if let token, !Self.presents(token, request.request.headers["Authorization"]) {
-            return HTTPResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"])
-        }
-        switch request.request.method {
-        case .post: return post(request)
-        case .delete: return delete(request)
-        default: return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": request.remainingPath.isEmpty ? "POST" : "DELETE"])
-        }
-    }
-
-    /// Whether an `Authorization` header is `Bearer TOKEN` (RFC 6750 §2.1; the scheme is case-insensitive), compared
-    /// in time independent of where the first difference is.
-    private static func presents(_ token: String, _ header: String?) -> Bool {
-        guard let header else { return false }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
-        let given = Array(parts[1].trimmingCharacters(in: " \t").utf8), expected = Array(token.utf8)
-        guard given.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for index in given.indices { difference |= given[index] ^ expected[index] }
-        return difference == 0
-    }
-
-    private func post(_ request: HTTPServerRequest) -> HTTPResponse {
-        guard request.remainingPath.isEmpty else { return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "DELETE"]) }
-        let type = request.request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
-        guard type == "application/sdp" else { return Self.text("the offer must be application/sdp", status: .unsupportedMediaType) }
-        guard sessionsByID.withLock({ $0.count }) < maximumSessions else { return Self.text("too many publishers", status: .serviceUnavailable) }
-        let text = String(decoding: request.request.body, as: UTF8.self)
-        let offer: WebRTCOffer
-        do { offer = try WebRTCOffer(parsing: text) } catch { return Self.text("offer: \(error)", status: .badRequest) }
-        let id = "\(counter.wrappingAdd(1, ordering: .relaxed).newValue)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-        let session: WebRTCPeerSession
-        do {
-            session = try WebRTCPeerSession(offer: offer, id: id, bindingTo: mediaAddress, on: loop, certificate: certificate, sendingSSRCs: [:],
-                                            h264Profiles: Self.h264Profiles, configuration: configuration, receiving: true) { [weak self] id in
-                _ = self?.sessionsByID.withLock { $0.removeValue(forKey: id) }
-            }
-        } catch {
-            switch error {
-            case .offer, .missingOfferAttribute, .setupRole: return Self.text("\(error)", status: .badRequest)
-            case .dtls(.malformedFingerprint): return Self.text("\(error)", status: .badRequest)
-            default: return Self.text("\(error)", status: .internalServerError)
-            }
-        }
-        guard let received = session.receiverStatistics, !received.tracks.isEmpty else {
-            session.close()
-            return Self.text("the offer sends no H.264 (packetization-mode 1) or Opus", status: .badRequest)
-        }
-        sessionsByID.withLock { $0[id] = session }
-        onSession(session)
-        return HTTPResponse(status: .created, headers: ["Content-Type": "application/sdp", "Location": "\(path)/\(id)"],
-                            body: Array(session.answer.utf8))
-    }
-
-    private func delete(_ request: HTTPServerRequest) -> HTTPResponse {
-        let id = request.remainingPath
-        guard !id.isEmpty, let session = sessionsByID.withLock({ $0.removeValue(forKey: id) }) else { return HTTPResponse(status: .notFound) }
-        session.close()
-        return HTTPResponse(status: .ok)
-    }
+    public func respond(to request: HTTPServerRequest) -> HTTPResponse { core.respond(to: request) }
 
     /// The H.264 profiles taken from a publisher, preferred first: whatever it sends is recorded, not decoded here, so
     /// Baseline without constraint_set1 (FFmpeg's `-f whip` offers `42000d`), Main and High are taken as well as
     /// Constrained Baseline.
     static let h264Profiles: [WebRTCAnswerOptions.H264Profile] = [.constrainedBaseline, .init(profileIDC: 0x42, constrained: false), .main, .high]
-
-    private static func text(_ message: String, status: HTTPStatus) -> HTTPResponse {
-        .bytes(Array((message + "\n").utf8), contentType: "text/plain; charset=utf-8", status: status)
-    }
 }

@@ -186,18 +186,11 @@ public final class WebRTCClientSession: Sendable {
         switch event {
         case .selected:
             guard role == .client else { return }
-            let outcome = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
-                do throws(DTLSError) {
-                    try engine.start()
-                    return .success(engine.takeOutgoingDatagrams())
-                } catch {
-                    return .failure(error)
-                }
-            }
             state.withLock { $0.dtlsStarted = true }
-            switch outcome {
-            case let .success(datagrams): for datagram in datagrams { _ = try? agent.send(datagram) }
-            case let .failure(error): close(.dtlsFailed("\(error)"))
+            do throws(DTLSError) {
+                for datagram in try dtls.withLock({ engine throws(DTLSError) in try engine.startHandshake() }) { _ = try? agent.send(datagram) }
+            } catch {
+                close(.dtlsFailed("\(error)"))
             }
         case .consentExpired:
             close(.consentExpired)
@@ -317,20 +310,11 @@ public final class WebRTCClientSession: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
             guard !isClosed else { return }
             let now = ContinuousClock.now
-            let retry = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
-                guard !engine.isHandshakeComplete, let remaining = engine.retransmissionTimeout, remaining <= .milliseconds(20) else {
-                    return .success([])
+            do throws(DTLSError) {
+                for datagram in try dtls.withLock({ engine throws(DTLSError) in try engine.retransmissionsDue(within: .milliseconds(20)) }) {
+                    _ = try? agent.send(datagram)
                 }
-                do throws(DTLSError) {
-                    try engine.handleTimeout()
-                    return .success(engine.takeOutgoingDatagrams())
-                } catch {
-                    return .failure(error)
-                }
-            }
-            switch retry {
-            case let .success(datagrams): for datagram in datagrams { _ = try? agent.send(datagram) }
-            case let .failure(error):
+            } catch {
                 close(.dtlsFailed("\(error)"))
                 return
             }

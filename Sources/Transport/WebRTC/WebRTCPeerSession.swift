@@ -591,20 +591,11 @@ public final class WebRTCPeerSession: Sendable {
             guard !isClosed else { return }
             let now = ContinuousClock.now
             if role == .client, !state.withLock({ $0.dtlsStarted }), !agent.verifiedAddresses.isEmpty, !startHandshake() { return }
-            let retry = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
-                guard !engine.isHandshakeComplete, let remaining = engine.retransmissionTimeout, remaining <= .milliseconds(50) else {
-                    return .success([])
+            do throws(DTLSError) {
+                for datagram in try dtls.withLock({ engine throws(DTLSError) in try engine.retransmissionsDue(within: .milliseconds(50)) }) {
+                    _ = try? agent.send(datagram)
                 }
-                do throws(DTLSError) {
-                    try engine.handleTimeout()
-                    return .success(engine.takeOutgoingDatagrams())
-                } catch {
-                    return .failure(error)
-                }
-            }
-            switch retry {
-            case let .success(datagrams): for datagram in datagrams { _ = try? agent.send(datagram) }
-            case let .failure(error):
+            } catch {
                 close(.dtlsFailed("\(error)"))
                 return
             }
@@ -636,19 +627,10 @@ public final class WebRTCPeerSession: Sendable {
     /// - Returns: `false` when the handshake could not start (the session is then closed).
     private func startHandshake() -> Bool {
         state.withLock { $0.dtlsStarted = true }
-        let outcome = dtls.withLock { engine -> Result<[[UInt8]], DTLSError> in
-            do throws(DTLSError) {
-                try engine.start()
-                return .success(engine.takeOutgoingDatagrams())
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch outcome {
-        case let .success(datagrams):
-            for datagram in datagrams { _ = try? agent.send(datagram) }
+        do throws(DTLSError) {
+            for datagram in try dtls.withLock({ engine throws(DTLSError) in try engine.startHandshake() }) { _ = try? agent.send(datagram) }
             return true
-        case let .failure(error):
+        } catch {
             close(.dtlsFailed("\(error)"))
             return false
         }
