@@ -33,8 +33,11 @@ final class MacroblockScratch: @unchecked Sendable {
     let intra4x4Candidate: UnsafeMutablePointer<UInt8>
     /// A motion search candidate block, 16x16, stride 16.
     let searchBlock: UnsafeMutablePointer<UInt8>
-    /// The inter macroblock being built.
+    /// The inter macroblock of the searched partitions.
     let inter = InterMacroblock()
+    /// The inter macroblock of the skip vector (P_Skip's prediction), kept beside ``inter`` through the
+    /// macroblock's decision so that P_Skip, when it wins after the search, is not predicted again.
+    let skipInter = InterMacroblock()
     /// The coder's state before a P macroblock's trial codings (``SliceCoder/encodePredictedMacroblock(mbX:mbY:to:)``),
     /// put back after each; its arrays are allocated once.
     var snapshot = MacroblockSnapshot()

@@ -23,6 +23,9 @@ final class InterMacroblock {
     /// Bit `blk` set when luma block `blk` (luma4x4BlkIdx) has a non-zero level after decimation; a block
     /// without one adds no residual to the prediction.
     var nonZeroBlocks = 0
+    /// Whether the chroma residual is still to be computed (``SliceCoder/completeChromaResidual(_:mbX:mbY:)``):
+    /// the chroma levels and CodedBlockPatternChroma are not yet valid, the chroma prediction is.
+    var chromaResidualPending = false
 
     init() {
         luma = .allocate(capacity: 256 + 128)
@@ -95,12 +98,15 @@ extension SliceCoder {
         let index = mbY * widthInMbs + mbX
         let predictor = motionVectorPredictor(mbX: mbX, mbY: mbY)
         let skip = skipMotionVector(mbX: mbX, mbY: mbY, predictor: predictor)
-        var candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip))
-        if candidate.codedBlockPattern == 0 {
+        // The skip vector's prediction, kept in its own buffer for the whole decision. Its chroma residual is
+        // computed only when the luma residual leaves P_Skip possible (otherwise only if the search ends on it).
+        let skipCandidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip), into: scratch.skipInter,
+                                                chromaResidualUnlessLumaCoded: true)
+        if skipCandidate.codedBlockPattern == 0 {
             // P_Skip (§7.4.4: inferred mb_type, mvL0 of §8.4.1.1, no residual).
             macroblockIsIntra[index] = false
             setMotion(skip, mbX: mbX, mbY: mbY, x: 0, y: 0, width: 16, height: 16)
-            reconstructInter(candidate, mbX: mbX, mbY: mbY)
+            reconstructInter(skipCandidate, mbX: mbX, mbY: mbY)
             skipRun += 1
             macroblockTypes.skipped += 1
             return
@@ -152,7 +158,7 @@ extension SliceCoder {
         // searched partitions with their residual and without it, and intra when its SATD is within
         // reach of the inter one.
         let rdLambda = Self.distortionLambdas[qp]
-        let skipCost = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: 1, lambda: rdLambda)
+        let skipCost = Self.rateDistortionCost(distortion: predictionError(skipCandidate, mbX: mbX, mbY: mbY), bits: 1, lambda: rdLambda)
         var choice = PredictedMacroblockChoice.skip, choiceCost = skipCost
         save(macroblock: index, into: &scratch.snapshot)
         // (Intra is tried only when its best Intra_16x16 SATD + 3λ is below the inter SATD cost: the
@@ -165,7 +171,13 @@ extension SliceCoder {
             setMotion(bestVectors[partition], mbX: mbX, mbY: mbY, x: geometry.0, y: geometry.1, width: geometry.2, height: geometry.3)
         }
         let searchedSkip = bestShape == .whole && bestVectors[0] == skip
-        if !searchedSkip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors) }
+        let candidate: InterMacroblock
+        if searchedSkip {
+            completeChromaResidual(skipCandidate, mbX: mbX, mbY: mbY)
+            candidate = skipCandidate
+        } else {
+            candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: bestShape, motionVectors: bestVectors, into: scratch.inter)
+        }
         var headerBits = SyntaxBitCounter()
         writeInterHeader(shape: bestShape, vectors: bestVectors, predictors: bestPredictors, pattern: 0, to: &headerBits)
         let bare = Self.rateDistortionCost(distortion: predictionError(candidate, mbX: mbX, mbY: mbY), bits: headerBits.bitCount, lambda: rdLambda)
@@ -198,10 +210,10 @@ extension SliceCoder {
             // P_Skip (§7.4.4): the prediction of the skip vector alone.
             macroblockIsIntra[index] = false
             setMotion(skip, mbX: mbX, mbY: mbY, x: 0, y: 0, width: 16, height: 16)
-            if !searchedSkip { candidate = predictedMacroblock(mbX: mbX, mbY: mbY, shape: .whole, motionVectors: PartitionVectors(skip)) }
-            candidate.codedBlockPatternLuma = 0
-            candidate.codedBlockPatternChroma = 0
-            reconstructInter(candidate, mbX: mbX, mbY: mbY)
+            // (Its prediction kept from before the search: nothing predicted again.)
+            skipCandidate.codedBlockPatternLuma = 0
+            skipCandidate.codedBlockPatternChroma = 0
+            reconstructInter(skipCandidate, mbX: mbX, mbY: mbY)
             skipRun += 1
             macroblockTypes.skipped += 1
             return
@@ -254,13 +266,19 @@ extension SliceCoder {
     /// The motion-compensated prediction of a macroblock (§8.4.2.2: luma quarter-sample from the
     /// reference's prepared planes, chroma eighth-sample with mvCL0 = mvL0, §8.4.1.4) and its residual
     /// through the 4x4 transform, quantised with the inter dead zone (rounding 1/6), chroma DC through
-    /// the 2x2 transform; written into ``MacroblockScratch/inter``, which it returns.
-    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: PartitionVectors) -> InterMacroblock {
-        let result = scratch.inter
+    /// the 2x2 transform; written into `result`, which it returns.
+    /// - Parameters:
+    ///   - result: the buffer written (``MacroblockScratch/inter`` or ``MacroblockScratch/skipInter``).
+    ///   - chromaResidualUnlessLumaCoded: when true and CodedBlockPatternLuma comes out non-zero, the chroma
+    ///     residual is left for ``completeChromaResidual(_:mbX:mbY:)`` (the chroma prediction is made all the same):
+    ///     the P_Skip test needs no more.
+    func predictedMacroblock(mbX: Int, mbY: Int, shape: PartitionShape, motionVectors vectors: PartitionVectors, into result: InterMacroblock,
+                             chromaResidualUnlessLumaCoded: Bool = false) -> InterMacroblock {
         result.shape = shape
         result.codedBlockPatternLuma = 0
         result.codedBlockPatternChroma = 0
         result.nonZeroBlocks = 0
+        result.chromaResidualPending = false
         // (The reference read through `self`, not bound: binding it would copy the picture, five retains.)
         guard reference != nil, let planes = referencePlanes else { return result }
         let stride = source.width, chromaStride = source.chromaWidth
@@ -301,6 +319,28 @@ extension SliceCoder {
                 }
             }
         }
+        if chromaResidualUnlessLumaCoded && result.codedBlockPatternLuma != 0 {
+            result.chromaResidualPending = true
+            return result
+        }
+        chromaResidual(result, mbX: mbX, mbY: mbY)
+        return result
+    }
+
+    /// Computes the chroma residual that ``predictedMacroblock(mbX:mbY:shape:motionVectors:into:chromaResidualUnlessLumaCoded:)``
+    /// left pending, if it did (the same levels it would have computed).
+    func completeChromaResidual(_ macroblock: InterMacroblock, mbX: Int, mbY: Int) {
+        guard macroblock.chromaResidualPending else { return }
+        macroblock.chromaResidualPending = false
+        chromaResidual(macroblock, mbX: mbX, mbY: mbY)
+    }
+
+    /// The chroma residual of an inter macroblock against its chroma prediction: the AC of the four blocks
+    /// of each plane through the 4x4 transform and the inter quantisation, the DC through the 2x2 transform
+    /// (§8.5.11.1 inverted); sets CodedBlockPatternChroma.
+    func chromaResidual(_ result: InterMacroblock, mbX: Int, mbY: Int) {
+        let chromaStride = source.chromaWidth
+        let cx0 = mbX * 8, cy0 = mbY * 8
         // Chroma: AC of the four blocks, the DC through the 2x2 transform.
         // (A block within the zero-block limit has no AC level: only its DC, the plain sum of its residual, is needed.)
         var acNonZero = 0, dcNonZero = 0
@@ -334,7 +374,6 @@ extension SliceCoder {
         result.codedBlockPatternChroma = acNonZero > 0 ? 2 : (dcNonZero > 0 ? 1 : 0)
         if result.codedBlockPatternChroma < 2 { result.chromaLevels.update(repeating: 0, count: 128) }
         if result.codedBlockPatternChroma == 0 { result.chromaDC.update(repeating: 0, count: 8) }
-        return result
     }
 
     /// Drops luma residual that costs more bits than it buys (an encoder choice, after x264's

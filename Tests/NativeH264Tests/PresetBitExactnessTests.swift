@@ -29,9 +29,7 @@ struct PresetBitExactnessTests {
         for types in [single.types, sliced.types] {
             #expect(types.predicted16x16 > 0 && types.skipped > 0, "\(preset): \(types)")
             switch preset {
-            case .ultrafast:
-                #expect(types.predicted8x8 + types.predicted16x8 + types.predicted8x16 == 0, "\(preset) searches 16x16 only: \(types)")
-            case .superfast, .veryfast:
+            case .ultrafast, .superfast, .veryfast:
                 #expect(types.predicted16x8 + types.predicted8x16 == 0, "\(preset) searches 16x16 and 8x8 only: \(types)")
             case .faster, .fast, .medium:
                 #expect(types.predicted8x8 + types.predicted16x8 + types.predicted8x16 > 0, "\(preset) searches every partition: \(types)")
