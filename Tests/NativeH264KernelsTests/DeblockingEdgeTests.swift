@@ -46,9 +46,9 @@ import TestSupport
                                      filterOffsetA: Int(random.next() % 25) - 12, filterOffsetB: Int(random.next() % 25) - 12)
             }
             for direction in [EdgeDirection.vertical, .horizontal] {
-                var fast = sources, reference = sources
-                fast[0].withMutableView { cb in
-                    fast[1].withMutableView { cr in
+                var fastCb = sources[0], fastCr = sources[1], reference = sources
+                fastCb.withMutableView { cb in
+                    fastCr.withMutableView { cr in
                         DeblockingFilter.filterChromaEdges(cb: cb, cr: cr, x: 8, y: 8, direction: direction, strengths: (s[0], s[1], s[2], s[3]),
                                                            cbThresholds: thresholds[0], crThresholds: thresholds[1])
                     }
@@ -63,7 +63,7 @@ import TestSupport
                         }
                     }
                 }
-                let differing = (0..<2).map { zip(fast[$0].samples, reference[$0].samples).filter { $0 != $1 }.count }
+                let differing = zip([fastCb, fastCr], reference).map { fast, plain in zip(fast.samples, plain.samples).filter { $0 != $1 }.count }
                 #expect(differing == [0, 0], "bS \(s) \(direction): \(differing) samples differ in Cb, Cr")
             }
         }
