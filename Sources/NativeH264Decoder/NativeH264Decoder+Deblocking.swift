@@ -116,17 +116,17 @@ extension NativeH264Decoder {
             Self.filterMacroblock(lumaPlane, x: mbX * 16, y: mbY * 16, strengths: strengths, thresholds: luma,
                                   filterLeft: filterLeft, filterTop: filterTop, isChroma: false)
             guard hasChroma else { continue }
-            for component in 0..<2 {
-                let plane = component == 0 ? cbPlane : crPlane
-                @inline(__always) func qp(_ n: Int) -> Int { Int(component == 0 ? mbQPCb[n] : mbQPCr[n]) }
-                let c = qp(mb)
-                let cl = filterLeft ? qp(left) : c, ct = filterTop ? qp(top) : c
-                let chroma = (DeblockingThresholds(qPp: cl, qPq: c, filterOffsetA: a, filterOffsetB: b),
-                              DeblockingThresholds(qPp: ct, qPq: c, filterOffsetA: a, filterOffsetB: b),
-                              DeblockingThresholds(qPp: c, qPq: c, filterOffsetA: a, filterOffsetB: b))
-                Self.filterMacroblock(plane, x: mbX * 8, y: mbY * 8, strengths: strengths, thresholds: chroma,
-                                      filterLeft: filterLeft, filterTop: filterTop, isChroma: true)
+            @inline(__always) func chromaThresholds(_ qp: UnsafeMutablePointer<Int8>)
+                -> (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds) {
+                let c = Int(qp[mb])
+                let cl = filterLeft ? Int(qp[left]) : c, ct = filterTop ? Int(qp[top]) : c
+                return (DeblockingThresholds(qPp: cl, qPq: c, filterOffsetA: a, filterOffsetB: b),
+                        DeblockingThresholds(qPp: ct, qPq: c, filterOffsetA: a, filterOffsetB: b),
+                        DeblockingThresholds(qPp: c, qPq: c, filterOffsetA: a, filterOffsetB: b))
             }
+            Self.filterChromaMacroblock(cb: cbPlane, cr: crPlane, x: mbX * 8, y: mbY * 8, strengths: strengths,
+                                        cbThresholds: chromaThresholds(mbQPCb), crThresholds: chromaThresholds(mbQPCr),
+                                        filterLeft: filterLeft, filterTop: filterTop)
         }
     }
 
@@ -195,6 +195,28 @@ extension NativeH264Decoder {
                                         strength: strengths[16 + edge * 4 + segment], thresholds: edge == 0 ? thresholds.top : thresholds.inner,
                                         isChroma: isChroma)
             }
+        }
+    }
+
+    /// The chroma edges of one macroblock (4:2:0), Cb and Cr together: vertical edges 0 and 4, then horizontal ones,
+    /// taking the bS of luma edges 0 and 2 (§8.7), each edge with nothing to filter skipped.
+    static func filterChromaMacroblock(cb: MutablePlaneView, cr: MutablePlaneView, x: Int, y: Int, strengths: UnsafeMutablePointer<Int>,
+                                       cbThresholds: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
+                                       crThresholds: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
+                                       filterLeft: Bool, filterTop: Bool) {
+        for index in 0..<2 {
+            let s = strengths + index * 8
+            guard index > 0 || filterLeft, s[0] | s[1] | s[2] | s[3] != 0 else { continue }
+            DeblockingFilter.filterChromaEdges(cb: cb, cr: cr, x: x + index * 4, y: y, direction: .vertical, strengths: (s[0], s[1], s[2], s[3]),
+                                               cbThresholds: index == 0 ? cbThresholds.left : cbThresholds.inner,
+                                               crThresholds: index == 0 ? crThresholds.left : crThresholds.inner)
+        }
+        for index in 0..<2 {
+            let s = strengths + 16 + index * 8
+            guard index > 0 || filterTop, s[0] | s[1] | s[2] | s[3] != 0 else { continue }
+            DeblockingFilter.filterChromaEdges(cb: cb, cr: cr, x: x, y: y + index * 4, direction: .horizontal, strengths: (s[0], s[1], s[2], s[3]),
+                                               cbThresholds: index == 0 ? cbThresholds.top : cbThresholds.inner,
+                                               crThresholds: index == 0 ? crThresholds.top : crThresholds.inner)
         }
     }
 }
