@@ -116,7 +116,10 @@ struct MP4SampleTableBuilder {
         var offsets = [Int](repeating: 0, count: sizes.count)
         var sample = 0
         var run = 0
-        for chunk in 0..<chunkCount where sample < sizes.count {
+        // The loops stop as soon as every sample has its offset: a hostile samples_per_chunk (up to 2^32 - 1) must not
+        // cost a loop of that length.
+        for chunk in 0..<chunkCount {
+            if sample == sizes.count { break }
             while run + 1 < firstChunks.count, firstChunks[run + 1] <= chunk + 1 { run += 1 }
             guard run < samplesPerChunk.count, firstChunks[run] <= chunk + 1 else {
                 throw runs.failure("no run covers chunk \(chunk + 1)")
@@ -129,7 +132,7 @@ struct MP4SampleTableBuilder {
                                      at: entryOffset)
             }
             var position = Int(raw)
-            for _ in 0..<samplesPerChunk[run] where sample < sizes.count {
+            for _ in 0..<min(samplesPerChunk[run], sizes.count - sample) {
                 let size = Int(sizes[sample])
                 guard size <= fileLength - position else {
                     throw chunks.failure("sample \(sample) (\(size) bytes at offset \(position), chunk \(chunk + 1)) lies past "
