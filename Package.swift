@@ -187,14 +187,15 @@ let package = Package(
 // codec modules are optimised as in any release build — the native encoder's and decoder's suites measure allocations
 // and check bit-exactness on optimised code, and the native live proofs keep up with a camera only there — and so are
 // the codecs' test targets and TestSupport; every other module and test target is
-// compiled without optimisation, as in a debug build (assertions on). The whole build costs about the CPU time of a
+// compiled without optimisation, as in a debug build (assertions on) — but for RTSPMessages, whose MD5 hashes every
+// decoded picture in the decoder's conformance suites (unoptimised, it took two thirds of their time). The whole build costs about the CPU time of a
 // debug build, and one build serves every pure pass instead of a debug and a release build. Without the variable (an app that depends on StreamKit, plain
 // `swift build`) the manifest has no unsafe flag.
 if Context.environment["STREAMKIT_OPTIMISE_CODECS_ONLY"] == "1" {
     let codecs: Set<String> = [
         "MediaCore", "Bitstream", "H264", "AAC", "CodecInterface",
         "NativeH264Kernels", "NativeH264Decoder", "NativeH264", "NativeAAC",
-        "TestSupport", "NativeH264KernelsTests", "NativeH264Tests", "NativeH264DecoderTests", "NativeAACTests",
+        "RTSPMessages", "TestSupport", "NativeH264KernelsTests", "NativeH264Tests", "NativeH264DecoderTests", "NativeAACTests",
     ]
     for target in package.targets where !codecs.contains(target.name) && target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
