@@ -201,3 +201,12 @@ if Context.environment["STREAMKIT_OPTIMISE_CODECS_ONLY"] == "1" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
     }
 }
+
+// The traited pass of the whole test suite (scripts/test.sh) runs only the test targets whose code a trait changes (the
+// others ran in the pure pass): with STREAMKIT_TEST_TARGETS set to a comma-separated list of test target names, the
+// package declares only those test targets, so the build does not compile the rest. Unset (plain `swift test`, an app
+// that depends on StreamKit), every test target is declared.
+if let kept = Context.environment["STREAMKIT_TEST_TARGETS"], !kept.isEmpty {
+    let names = Set(kept.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}

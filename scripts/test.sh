@@ -13,7 +13,8 @@
 #   2. the README's main job, pure (scripts/demo.sh --pure), on that build;
 #   3. builds with the FFmpeg codec engine and TLS over OpenSSL (traits FFmpeg and OpenSSL on) and tests again, the
 #      same way, the suites whose code those traits change (the codec sessions, Transport, the CLI and what drives
-#      it); the others compile to the same code either way and ran in pass 1.
+#      it); the others compile to the same code either way and ran in pass 1, so their test targets are not even built
+#      (STREAMKIT_TEST_TARGETS, see Package.swift).
 # The real-time suites run apart because in one process they share Swift's cooperative pool (a thread per core) with
 # the CPU-bound suites, which starve their timers. Each pass prints its wall time, and a table closes the run. A
 # failing pass does not stop the others; the script then exits with 1. The closing count is read from each test run's
@@ -129,9 +130,12 @@ demo_check() {
 }
 pass "the README's main job, pure: scripts/demo.sh --pure writes test.h264 and test.aac" - demo_check
 
-# The traited build is a plain debug build (its codec suites ran in the pure pass; a debug build's test discovery needs
-# its index store).
+# The traited build is a plain debug build of the library and of the test targets in $traited (its codec suites ran in
+# the pure pass; a debug build's test discovery needs its index store).
 unset STREAMKIT_OPTIMISE_CODECS_ONLY
+# Only the test targets the traited passes run are declared (Package.swift), so the build compiles no other: each name
+# in $traited is a test target.
+export STREAMKIT_TEST_TARGETS=${traited//|/,}
 pass "FFmpeg, TLS and SRT (--traits FFmpeg,OpenSSL,SRT): build" - swift build --build-tests --traits FFmpeg,OpenSSL,SRT
 pass "FFmpeg and TLS: the suites the traits change, at once, but the real-time ones" .build/test-output-ffmpeg.log \
     swift test --traits FFmpeg,OpenSSL,SRT --skip-build --filter "$traited" --skip "$native" --xunit-output .build/xunit-ffmpeg.xml
