@@ -76,14 +76,7 @@ struct WHEPEndpointTests {
         #expect(endpoint.respond(to: Self.request(.post, body: Array(noCodec.utf8))).status.code == 400)
         #expect(endpoint.sessions.isEmpty)
     }
-    #else
-    @Test("Without OpenSSL a WHEP destination cannot be made: DTLSError.unavailable")
-    func unavailable() throws {
-        let loop = try EventLoop()
-        defer { loop.shutdown() }
-        let server = try HTTPServer(configuration: HTTPServerConfiguration(address: .loopback(.ipv4, port: 0)), on: loop)
-        #expect(throws: DTLSError.unavailable) { _ = try WHEPDestination(server: server) }
-    }
+
     /// The status codes the racing POSTs got.
     final class Statuses: Sendable {
         let codes = Mutex<[Int]>([])
@@ -148,6 +141,14 @@ struct WHEPEndpointTests {
         }
         print("WHEP answers by stream profile: \(chosen)")
         #expect(chosen == ["42c01e → 108 42e01f", "640028 → 41 f4001f"])
+    }
+    #else
+    @Test("Without OpenSSL a WHEP destination cannot be made: DTLSError.unavailable")
+    func unavailable() throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let server = try HTTPServer(configuration: HTTPServerConfiguration(address: .loopback(.ipv4, port: 0)), on: loop)
+        #expect(throws: DTLSError.unavailable) { _ = try WHEPDestination(server: server) }
     }
     #endif
 }
