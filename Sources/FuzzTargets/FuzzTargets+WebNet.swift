@@ -75,6 +75,21 @@ extension FuzzTargets {
         let options = WebRTCAnswerOptions(iceUserFragment: "fuzz", icePassword: "0123456789abcdefghijklmn", fingerprint: "sha-256 00:11",
                                           candidates: [WebRTCCandidate(foundation: "1", priority: 1, address: "127.0.0.1", port: 9)],
                                           sends: bytes.count % 2 == 0, receives: true, sendingSSRCs: ["video": 1, "audio": 2])
+        // The stream's profile-level-id from the input's first bytes: a chosen H.264 payload type carries it, or
+        // comes from the preference list when no offered profile decodes it (RFC 6184 §8.2.2).
+        if bytes.count >= 3 {
+            var sending = options
+            let sent = SDPH264Parameters.ProfileLevelID(profileIDC: bytes[0], constraints: bytes[1], levelIDC: bytes[2])
+            sending.sentH264 = sent
+            for choice in offer.choices(sending) where choice.kind == "video" {
+                guard let id = choice.codec.h264?.profileLevelID else { continue }
+                let carriers = offer.media[choice.index].codecs.compactMap { $0.h264?.packetizationMode == 1 ? $0.h264?.profileLevelID : nil }
+                if carriers.contains(where: { $0.profile.decodes(sent.profile) }) {
+                    precondition(id.profile.decodes(sent.profile), "WebRTC: a payload type that cannot carry the stream's profile was chosen")
+                }
+            }
+            _ = try? offer.answer(sending)
+        }
         guard let answer = try? offer.answer(options) else { return }
         guard let reread = try? WebRTCOffer(parsing: answer.text) else { preconditionFailure("WebRTC: our answer does not parse") }
         precondition(reread.media.map(\.mid) == offer.media.map(\.mid), "WebRTC: the answer's mids differ from the offer's")

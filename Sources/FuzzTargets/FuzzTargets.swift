@@ -46,7 +46,10 @@ public enum FuzzTargets {
         if families.contains(.h264decoder) { h264Decoder(bytes) }
         if families.contains(.srtp) { srtp(bytes) }
         if families.contains(.dtls) { dtls(bytes) }
-        if families.contains(.http) { http(bytes) }
+        if families.contains(.http) {
+            http(bytes)
+            httpURL(bytes)
+        }
         if families.contains(.stun) { stun(bytes) }
         if families.contains(.webrtcSDP) { webrtcOffer(bytes) }
         if families.contains(.rtcpFeedback) { rtcpFeedback(bytes) }

@@ -11,7 +11,7 @@ import Transport
 /// | `rtsp://HOST[:PORT]/PATH` | ``RTSPPublishDestination`` (ANNOUNCE/RECORD, RFC 2326 §10.3, §10.11) |
 /// | `srt://HOST:PORT?…`, `srt://:PORT` | ``SRTDestination`` (MPEG-TS over SRT, caller or listener; trait `SRT`) |
 /// | `rtp://HOST:PORT` | ``RTPDestination`` (RTP + an SDP file, RFC 3550, RFC 8866) |
-/// | `http://HOST[:PORT]/PATH` | ``WHIPDestination`` (WebRTC publish to a WHIP endpoint, RFC 9725; trait `OpenSSL`) |
+/// | `http(s)://HOST[:PORT]/PATH` | ``WHIPDestination`` (WebRTC publish to a WHIP endpoint, RFC 9725; trait `OpenSSL`; `https://` over TLS, trusting ``WHIPClient/Options/tlsTrust``) |
 /// | `x.mp4` (`.m4v`, `.mov`, `.m4a`) | ``MP4FileDestination`` |
 /// | `x.m3u8` | ``HLSDestination`` (RFC 8216) |
 /// | `x.flv` | ``FLVFileDestination`` |
@@ -79,7 +79,7 @@ public enum LiveDestinations {
     /// The destination a typed URL or file name names (see the table of ``LiveDestinations``). Nothing is
     /// connected or created here: that happens when the stream starts.
     /// - Parameters:
-    ///   - text: a URL (`rtmp://`, `rtmps://`, `rtsp://`, `rtp://`, `srt://`, `http://`) or a file name whose extension names its format.
+    ///   - text: a URL (`rtmp://`, `rtmps://`, `rtsp://`, `rtp://`, `srt://`, `http://`, `https://`) or a file name whose extension names its format.
     ///   - options: each kind's settings.
     /// - Returns: the destination.
     /// - Throws: ``LiveDestinationError/unknownScheme(_:destination:)`` for a scheme that names no destination,
@@ -106,14 +106,11 @@ public enum LiveDestinations {
                                       maximumPacketSize: options.maximumPacketSize)
             case "srt":
                 return try SRTDestination(url: text)
-            case "http":
+            case "http", "https":
                 do { _ = try HTTPURL(parsing: text) } catch {
                     throw .invalidAddress(part: String(text[separator.upperBound...]), destination: text, reason: "is not HOST[:PORT]/PATH: \(error)")
                 }
                 return WHIPDestination(url: text, options: options.whip)
-            case "https":
-                throw .invalidAddress(part: String(text[..<separator.lowerBound]), destination: text,
-                                      reason: "WHIP over https is not supported yet (the HTTP client speaks http only): use an http:// endpoint")
             default:
                 throw .unknownScheme(String(text[..<separator.lowerBound]), destination: text)
             }

@@ -10,11 +10,16 @@ import Transport
 /// connection. A client that stops reading is dropped alone; the encoder and the other clients never wait for it.
 ///
 /// The server listens from the moment the destination is made (so ``url`` is known, port 0 included); the stream
-/// appears at its path when the pipeline's first key frame is encoded.
+/// appears at its path when the pipeline's first key frame is encoded. A key frame whose parameter sets differ from
+/// the stream's (a source whose parameters change midway: the next publisher of a `serve whip`, another size or
+/// profile) changes the SDP that DESCRIBE answers from then on, and the new SPS/PPS go in-band before that picture,
+/// so players already playing go on decoding (RFC 6184 §8.4).
 public final class RTSPServerDestination: LiveDestination {
     private struct State {
         var stream: RTSPLiveStream?
         var sender: RTPStreamSender?
+        /// The formats the DESCRIBE's SDP describes now.
+        var described: LiveStreamDescription?
     }
 
     /// The server (its statistics, its events).
@@ -61,16 +66,33 @@ public final class RTSPServerDestination: LiveDestination {
     /// - Parameter stream: the formats.
     /// - Throws: ``SDPError`` or ``RTPPacketizerError`` for a format RTP cannot carry.
     public func open(_ stream: LiveStreamDescription) async throws {
-        let address = server.localAddress
-        let description = try SessionDescription.live(video: stream.video, audio: stream.audio, frameRate: stream.frameRate,
-                                                      host: address.family == .ipv6 ? "::" : "0.0.0.0", family: address.family,
-                                                      videoPort: 0, audioPort: 0, controls: true)
+        let description = try sessionDescription(of: stream)
         let sender = try RTPStreamSender(video: stream.video, audio: stream.audio, maximumPacketSize: maximumPacketSize,
                                          wallClockStart: Date())
         let live = server.addStream(path: path, sdp: description.text)
         state.withLock { state in
             state.stream = live
             state.sender = sender
+            state.described = stream
+        }
+    }
+
+    /// The SDP of the stream's formats (RFC 6184 §8.2.1: `sprop-parameter-sets` and `profile-level-id` from them).
+    private func sessionDescription(of stream: LiveStreamDescription) throws(SDPError) -> SessionDescription {
+        let address = server.localAddress
+        return try SessionDescription.live(video: stream.video, audio: stream.audio, frameRate: stream.frameRate,
+                                           host: address.family == .ipv6 ? "::" : "0.0.0.0", family: address.family,
+                                           videoPort: 0, audioPort: 0, controls: true)
+    }
+
+    /// The stream's formats with a key frame's, when its parameter sets differ from those described; else `nil`.
+    private func changedFormats(by media: OutgoingMedia) -> LiveStreamDescription? {
+        guard case let .video(frame, _) = media, frame.isKeyFrame, !frame.format.parameterSets.isEmpty else { return nil }
+        return state.withLock { state -> LiveStreamDescription? in
+            guard var described = state.described, let video = described.video, video.parameterSets != frame.format.parameterSets else { return nil }
+            described.video = frame.format
+            state.described = described
+            return described
         }
     }
 
@@ -78,6 +100,9 @@ public final class RTSPServerDestination: LiveDestination {
     /// - Parameter media: the frame.
     /// - Throws: an ``RTPPacketizerError`` or ``RTCPError``.
     public func send(_ media: OutgoingMedia) async throws {
+        if let changed = changedFormats(by: media), let stream = state.withLock({ $0.stream }) {
+            stream.updateSessionDescription(try sessionDescription(of: changed).text)
+        }
         try state.withLock { state throws in
             guard let stream = state.stream else { return }
             try state.sender?.send(media, timedOutput: { packet, track, timestamp in

@@ -13,11 +13,11 @@ import Transport
 ///
 /// WebRTC carries neither HEVC nor AAC: a stream with either is refused with a sentence that says so (encode the
 /// audio as Opus — `LiveConfiguration`'s `.opus` with the FFmpeg engine — or publish video alone). The H.264 profile
-/// offered follows the stream's: Constrained Baseline as 42e01f (High 640c1f offered too), Main as 4d001f, High as
-/// 640c1f.
+/// offered follows the stream's SPS (``offeredProfiles(for:)``): Constrained Baseline as 42e01f (Constrained High
+/// 640c1f offered too), Main as 4d001f (High too), High as 64001f — at the stream's level when above 3.1.
 ///
 /// ```swift
-/// let whip = WHIPDestination(url: "http://127.0.0.1:8080/whip")
+/// let whip = WHIPDestination(url: "https://whip.example/ingest")
 /// pipeline.add(whip)
 /// ```
 public final class WHIPDestination: LiveDestination {
@@ -51,7 +51,7 @@ public final class WHIPDestination: LiveDestination {
 
     /// A destination; nothing connects before ``open(_:)``.
     /// - Parameters:
-    ///   - url: the WHIP endpoint, `http://HOST[:PORT]/PATH`.
+    ///   - url: the WHIP endpoint, `http://HOST[:PORT]/PATH` or `https://…` (TLS, trusting ``WHIPClient/Options/tlsTrust``).
     ///   - options: token, media address and session timings.
     ///   - loop: the event loop to run on (`nil`: one of its own, made at open and shut down at finish).
     ///   - keyFrameRequestInterval: the shortest time between key-frame requests (default 500 ms).
@@ -70,13 +70,34 @@ public final class WHIPDestination: LiveDestination {
     /// The client, once the stream is open.
     public var client: WHIPClient? { state.withLock { $0.client } }
 
-    /// The H.264 profiles to offer for a stream's profile.
-    static func offeredProfiles(for profile: ProfileLevel.Profile) -> [SDPH264Parameters.ProfileLevelID]? {
+    /// The H.264 `profile-level-id`s to offer for a stream, preferred first (RFC 6184 §8.2.2: the answer picks one
+    /// whose profile the stream is): from its SPS — Constrained Baseline as 42e01f with Constrained High 640c1f
+    /// beside it (both decode it), Main as 4d001f with High, High as High (`6400`, not the Constrained High 640c that
+    /// forbids B slices, unless the SPS says Constrained High) — at the SPS's level, level 3.1 at least. `nil` for a
+    /// profile WebRTC does not negotiate.
+    static func offeredProfiles(for format: FormatDescription) -> [SDPH264Parameters.ProfileLevelID]? {
+        let sps = format.parameterSets.lazy.compactMap { SDPH264Parameters.ProfileLevelID(sequenceParameterSet: $0) }.first
+        let level = max(sps?.levelIDC ?? 0x1F, 0x1F)
+        let high = SDPH264Parameters.ProfileLevelID(profileIDC: 0x64, constraints: 0x00, levelIDC: level)
+        let profile: SDPH264Parameters.ProfileLevelID.Profile
+        if let sps {
+            profile = sps.profile
+        } else {
+            switch format.profileLevel.profile {
+            case .baseline, .constrainedBaseline: profile = .constrainedBaseline
+            case .main: profile = .main
+            case .high: profile = .high
+            default: return nil
+            }
+        }
         switch profile {
-        case .baseline, .constrainedBaseline: [WebRTCPublishOffer.constrainedBaseline, WebRTCPublishOffer.high]
-        case .main: [SDPH264Parameters.ProfileLevelID(profileIDC: 0x4D, constraints: 0x00, levelIDC: 0x1F), WebRTCPublishOffer.high]
-        case .high: [WebRTCPublishOffer.high]
-        default: nil
+        case .constrainedBaseline, .baseline:
+            return [SDPH264Parameters.ProfileLevelID(profileIDC: 0x42, constraints: 0xE0, levelIDC: level),
+                    SDPH264Parameters.ProfileLevelID(profileIDC: 0x64, constraints: 0x0C, levelIDC: level)]
+        case .main: return [SDPH264Parameters.ProfileLevelID(profileIDC: 0x4D, constraints: 0x00, levelIDC: level), high]
+        case .constrainedHigh: return [SDPH264Parameters.ProfileLevelID(profileIDC: 0x64, constraints: 0x0C, levelIDC: level), high]
+        case .high, .progressiveHigh: return [high]
+        default: return nil
         }
     }
 
@@ -91,7 +112,7 @@ public final class WHIPDestination: LiveDestination {
             guard video.codec == .h264 else {
                 throw LiveDestinationError.refused(destination: name, reason: "WebRTC publishing carries H.264 video, not \(video.codec)")
             }
-            guard let profiles = Self.offeredProfiles(for: video.profileLevel.profile) else {
+            guard let profiles = Self.offeredProfiles(for: video) else {
                 throw LiveDestinationError.refused(destination: name, reason: "WebRTC negotiates H.264 Constrained Baseline, Main or High, not \(video.profileLevel)")
             }
             options.h264Profiles = profiles

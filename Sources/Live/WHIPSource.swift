@@ -64,6 +64,7 @@ public actor WHIPSource: EncodedMediaSource {
     private nonisolated let sessionSink: AsyncStream<WebRTCPeerSession>.Continuation
     private nonisolated let current = Mutex<WebRTCPeerSession?>(nil)
     private nonisolated let sessionCount = Mutex(0)
+    private nonisolated let arrivals = Atomic<Int>(0)
     private var waitingSessions: AsyncStream<WebRTCPeerSession>.Iterator?
     /// Where the current publisher's timeline starts: the end of the previous publisher's frames (seconds).
     private var timelineBase = 0.0
@@ -120,6 +121,9 @@ public actor WHIPSource: EncodedMediaSource {
             address = try SocketAddress(host: host, port: parsed.port)
         } catch {
             throw LiveSourceError(source: url, kind: .unavailable, reason: "\(error)")
+        }
+        guard !parsed.isSecure else {
+            throw LiveSourceError(source: url, kind: .unavailable, reason: "a WHIP ingest listens on http:// (put a TLS-terminating proxy in front for https)")
         }
         let server: HTTPServer
         do {
@@ -182,6 +186,11 @@ public actor WHIPSource: EncodedMediaSource {
     /// How many publishers' sessions the source has taken so far (1 after the first POST; more with
     /// ``Lifetime/untilStopped``).
     public nonisolated var publishersTaken: Int { sessionCount.withLock { $0 } }
+
+    /// How many frames (pictures and Opus packets) have arrived from publishers so far, all of them together: a running
+    /// count that a watchdog reads to tell silence from a stream that flows (it grows as each frame is rebuilt from
+    /// its packets, before the pipeline takes it).
+    public nonisolated var framesArrived: Int { arrivals.load(ordering: .relaxed) }
 
     /// The receiver's counters (packets, NACKs, recoveries, PLIs, frames good, lost and withheld per track).
     public nonisolated var receiverStatistics: WebRTCMediaReceiver.Statistics? { session?.receiverStatistics }
@@ -292,7 +301,9 @@ public actor WHIPSource: EncodedMediaSource {
         switch output {
         case let .video(unit, arrival):
             let pts = time(of: unit.timestamp, kind: "video", rate: 90_000, arrival: arrival)
-            if let frame = framing.frame(of: unit, pts: pts), ready.count < Self.readAheadLimit {
+            let frame = framing.frame(of: unit, pts: pts)
+            if frame != nil { arrivals.add(1, ordering: .relaxed) }
+            if let frame, ready.count < Self.readAheadLimit {
                 ready.append(.video(frame))
                 timelineEnd = max(timelineEnd, (pts + frame.duration).seconds)
             }
@@ -305,6 +316,7 @@ public actor WHIPSource: EncodedMediaSource {
             let pts = time(of: frame.timestamp, kind: "audio", rate: 48000, arrival: arrival)
             let encoded = EncodedAudioFrame(data: Array(frame.data), pts: pts,
                                             duration: MediaTime(value: Int64(packet.sampleCount), timescale: 48000), format: format)
+            arrivals.add(1, ordering: .relaxed)
             if ready.count < Self.readAheadLimit {
                 ready.append(.audio(encoded))
                 timelineEnd = max(timelineEnd, (pts + encoded.duration).seconds)

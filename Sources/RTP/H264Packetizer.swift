@@ -46,7 +46,9 @@ public struct H264Packetizer: Sendable {
         try core.packetize(nalUnits, timestamp: timestamp, body)
     }
 
-    /// Packetizes an encoded frame (its AVCC data), at its presentation time converted to 90 kHz.
+    /// Packetizes an encoded frame (its AVCC data), at its presentation time converted to 90 kHz. A key frame whose
+    /// format has other parameter sets than those held (the stream's parameters changed) makes them the ones sent
+    /// in-band from now on.
     /// - Parameters:
     ///   - frame: the frame, as a compression session hands it out.
     ///   - body: receives each RTP packet; the bytes are valid only during the call.
@@ -55,6 +57,7 @@ public struct H264Packetizer: Sendable {
     public mutating func packetize(
         _ frame: EncodedFrame, _ body: (UnsafeRawBufferPointer) throws(RTPPacketizerError) -> Void
     ) throws(RTPPacketizerError) {
+        if frame.isKeyFrame { core.adopt(frame.format.parameterSets) }
         let units = try RTPFrameInput.nalUnits(of: frame)
         try core.packetize(units, timestamp: RTPFrameInput.timestamp90kHz(frame.pts), body)
     }

@@ -28,6 +28,16 @@ struct NALUnitPacketizer: Sendable {
         self.parameterSets = parameterSets
     }
 
+    /// Takes a frame's parameter sets (its format's) as the ones sent before random-access pictures, when they differ
+    /// from those held: a stream whose parameters change at a key frame (another publisher, another size or profile)
+    /// sends its new SPS/PPS in-band from that picture on, not the old ones (RFC 6184 §8.4; H.265's VPS/SPS/PPS the
+    /// same way).
+    /// - Parameter sets: the format's parameter sets (none: nothing changes).
+    mutating func adopt(_ sets: [[UInt8]]) {
+        guard !sets.isEmpty, !sets.elementsEqual(parameterSets, by: { $0.elementsEqual($1) }) else { return }
+        parameterSets = sets.map { ByteView($0) }
+    }
+
     /// Packetizes one access unit.
     mutating func packetize<Failure: Error>(
         _ accessUnit: [ByteView], timestamp: UInt32,

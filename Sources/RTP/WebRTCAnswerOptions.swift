@@ -44,6 +44,11 @@ public struct WebRTCAnswerOptions: Hashable, Sendable {
     public var receives: Bool
     /// The H.264 profiles accepted, most preferred first (packetization-mode 1 only).
     public var h264Profiles: [H264Profile]
+    /// The `profile-level-id` of the H.264 the answerer sends (its SPS's profile_idc, constraint flags and level_idc),
+    /// when known: the offered payload type whose profile carries it is chosen first (RFC 6184 §8.2.2), so a High
+    /// stream goes out as the offer's High payload type, not as 42e01f; ``h264Profiles`` decide when no offered
+    /// profile decodes it, or when it is `nil`.
+    public var sentH264: SDPH264Parameters.ProfileLevelID?
     /// The RTCP feedback answered where offered (the others are left out).
     public var feedback: [String]
     /// The SSRC, CNAME and MediaStream id of what the answerer sends, per kind (`audio`, `video`), written as
@@ -84,6 +89,7 @@ public struct WebRTCAnswerOptions: Hashable, Sendable {
         self.sends = sends
         self.receives = receives
         self.h264Profiles = h264Profiles
+        self.sentH264 = nil
         self.feedback = feedback
         self.sendingSSRCs = sendingSSRCs
         self.cname = cname

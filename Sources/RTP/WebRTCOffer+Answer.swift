@@ -32,21 +32,25 @@ extension WebRTCOffer {
         }
     }
 
-    /// The codec an answerer takes from a section: for video, the first offered H.264 with packetization-mode 1 of
-    /// the most preferred profile; for audio, Opus at 48000/2 (RFC 7587 §7). `nil` when there is none.
+    /// The codec an answerer takes from a section: for video, H.264 with packetization-mode 1 — the payload type that
+    /// carries what the answerer sends (``WebRTCAnswerOptions/sentH264``) when it is known, else the first of the most
+    /// preferred profile (``WebRTCAnswerOptions/h264Profiles``); for audio, Opus at 48000/2 (RFC 7587 §7). `nil` when
+    /// there is none.
     /// - Parameters:
     ///   - section: the section.
-    ///   - options: the profiles accepted.
+    ///   - options: the profiles accepted, and what is sent.
     /// - Returns: the codec.
     public static func chooseCodec(in section: WebRTCMediaOffer, options: WebRTCAnswerOptions) -> WebRTCCodec? {
         switch section.kind {
         case "video":
+            let offered = section.codecs.compactMap { codec -> (codec: WebRTCCodec, id: SDPH264Parameters.ProfileLevelID)? in
+                guard let h264 = codec.h264, h264.packetizationMode == 1 else { return nil }
+                // RFC 6184 §8.1: no profile-level-id means 420010 (Baseline, level 1).
+                return (codec, h264.profileLevelID ?? .init(profileIDC: 0x42, constraints: 0, levelIDC: 10))
+            }
+            if let sent = options.sentH264, let codec = carrier(of: sent, among: offered) { return codec }
             for profile in options.h264Profiles {
-                if let codec = section.codecs.first(where: { codec in
-                    guard let h264 = codec.h264, h264.packetizationMode == 1 else { return false }
-                    // RFC 6184 §8.1: no profile-level-id means 420010 (Baseline, level 1).
-                    return profile.matches(h264.profileLevelID ?? .init(profileIDC: 0x42, constraints: 0, levelIDC: 10))
-                }) { return codec }
+                if let match = offered.first(where: { profile.matches($0.id) }) { return match.codec }
             }
             return nil
         case "audio":
@@ -54,6 +58,27 @@ extension WebRTCOffer {
         default:
             return nil
         }
+    }
+
+    /// The offered H.264 payload type that can carry a stream of `sent`'s profile and level (RFC 6184 §8.2.2): the
+    /// profiles must match — the same profile first, else one whose decoders take the stream's (H.264 A.2: a
+    /// Constrained Baseline stream in a Main or High payload type, a Main stream in a High one); the level is
+    /// asymmetric (`level-asymmetry-allowed`: the offer's level is the most the offerer receives), so the first one
+    /// whose level is at least the stream's is taken, else the highest offered.
+    /// - Parameters:
+    ///   - sent: the stream's `profile-level-id` (from its SPS).
+    ///   - offered: the offer's packetization-mode 1 payload types with their `profile-level-id`, in offer order.
+    /// - Returns: the codec, or `nil` when no offered profile decodes the stream.
+    static func carrier(of sent: SDPH264Parameters.ProfileLevelID,
+                        among offered: [(codec: WebRTCCodec, id: SDPH264Parameters.ProfileLevelID)]) -> WebRTCCodec? {
+        let profile = sent.profile
+        let same = offered.filter { $0.id.profile == profile }
+        let containing = offered.filter { $0.id.profile != profile && $0.id.profile.decodes(profile) }
+        for candidates in [same, containing] where !candidates.isEmpty {
+            if let enough = candidates.first(where: { $0.id.orderedLevel >= sent.orderedLevel }) { return enough.codec }
+            return candidates.max { $0.id.orderedLevel < $1.id.orderedLevel }?.codec
+        }
+        return nil
     }
 
     /// The answer's direction from the offer's and what the answerer does (RFC 8866 §6.7, RFC 3264 §6.1).

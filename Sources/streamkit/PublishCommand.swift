@@ -9,7 +9,7 @@ struct PublishCommand {
     /// `INPUT`.
     static let input = PositionalSpec("INPUT", help: "camera, a .y4m/.yuv/.wav file, testsrc, sine, or an .flv/.mp4/.ts/Annex B file (sent as it is)")
     /// `DEST…`.
-    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, srt://HOST:PORT[?OPTIONS], http://HOST:PORT/PATH (a WHIP endpoint), or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
+    static let destination = PositionalSpec("DEST", help: "rtmp[s]://HOST[:PORT]/APP/KEY, rtsp://HOST[:PORT]/PATH, rtp://HOST:PORT, srt://HOST:PORT[?OPTIONS], http(s)://HOST[:PORT]/PATH (a WHIP endpoint), or a file: .mp4 .m3u8 .flv .ts .h264 .h265 .aac", repeats: true)
     /// `--re`.
     static let realTime = OptionSpec(flag: "--re", help: "an .flv, .mp4, .ts or Annex B file: send it at its own pace (else as fast as the destinations take it)")
     /// `--save FILE`.
@@ -47,13 +47,13 @@ struct PublishCommand {
                 "a lost connection is retried with backoff. Ctrl-C sends what is queued, then closes every destination.",
                 "An .flv, .mp4 or .ts input keeps its H.264/H.265 and AAC and their timestamps (B-frame composition times too).",
                 "An Annex B input carries no time: frames go out at the SPS's frame rate (else 25 fps).",
-                "A WHIP endpoint (http://) takes H.264 and Opus over WebRTC: give --audio-codec opus (FFmpeg engine), or a video-only input."])
+                "A WHIP endpoint (http:// or https://, --ca-file for a private CA) takes H.264 and Opus over WebRTC: give --audio-codec opus (FFmpeg engine), or a video-only input."])
 
     let launch: LiveLaunch
     let destinations: [String]
     let savePath: String?
     let maximumDelay: Double
-    /// The certificates an `rtmps://` server may present (`--ca-file`, else the system's).
+    /// The certificates an `rtmps://` server or an `https://` WHIP endpoint may present (`--ca-file`, else the system's).
     let tlsTrust: TLSTrust
     /// The WHIP endpoint's bearer token (`--bearer-token`).
     let bearerToken: String?
@@ -94,6 +94,7 @@ struct PublishCommand {
         var options = LiveDestinations.Options()
         options.rtmp = RTMPDestination.Options(maximumDelay: maximumDelay, minimumBitRate: launch.minimumBitRate, tlsTrust: tlsTrust)
         options.whip.bearerToken = bearerToken
+        options.whip.tlsTrust = tlsTrust
         return await launch.send(to: destinations, options: options, savePath: savePath, label: "publish")
     }
 }

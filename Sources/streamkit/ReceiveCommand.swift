@@ -19,7 +19,7 @@ struct ReceiveCommand {
     static let audioOutput = OptionSpec("--audio-output", value: "FILE", help: "RTMP: also write the AAC audio to this .aac file",
                                         parse: OptionValueParsers.text)
     /// `--ca-file FILE`.
-    static let caFile = OptionSpec("--ca-file", value: "FILE", help: "rtmps://: trust the certificates in this PEM file (else the system's)",
+    static let caFile = OptionSpec("--ca-file", value: "FILE", help: "rtmps:// and https:// (WHIP): trust the certificates in this PEM file (else the system's)",
                                    parse: OptionValueParsers.text)
     /// `--frames N`.
     static let frames = OptionSpec("--frames", value: "N", help: "stop after this many good frames",

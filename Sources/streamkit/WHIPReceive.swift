@@ -20,12 +20,10 @@ struct WHIPReceive {
     /// - Throws: WHIP, file and pipeline errors.
     func run() async throws -> Int32 {
         let source = try WHIPSource(listeningAt: url, token: token)
-        let noted = ArrivalNotingSource(source)
-        let pipeline = LivePipeline(source: noted, frameLimit: frameLimit)
+        let pipeline = LivePipeline(source: source, frameLimit: frameLimit)
         let recording = try ReceiveRecording(output, into: pipeline)
-        // Silence counts only once the publisher's media flows: each frame the pipeline takes is an arrival.
-        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, stop: { pipeline.stop() })
-        noted.report(to: watchdog)
+        // Silence counts only once the publisher's media flows: the source's count of frames arrived.
+        let watchdog = ReceiveWatchdog(seconds: seconds, idleSeconds: idleSeconds, arrivals: { source.framesArrived }, stop: { pipeline.stop() })
         defer { watchdog.cancel() }
         printError("listening for a WHIP publisher at \(source.url)")
         let announcer = Task {

@@ -1,5 +1,6 @@
 import Foundation
 import StreamKit
+import Synchronization
 import Testing
 import TestSupport
 
@@ -74,6 +75,72 @@ struct WHEPEndpointTests {
         let noCodec = chromium.replacingOccurrences(of: "H264", with: "H999").replacingOccurrences(of: "opus", with: "opas")
         #expect(endpoint.respond(to: Self.request(.post, body: Array(noCodec.utf8))).status.code == 400)
         #expect(endpoint.sessions.isEmpty)
+    }
+
+    /// The status codes the racing POSTs got.
+    final class Statuses: Sendable {
+        let codes = Mutex<[Int]>([])
+    }
+
+    @Test("Sixteen POSTs at once, from sixteen threads, with room for three sessions: exactly three 201s and thirteen 503s (the cap is checked and taken under one lock)",
+          arguments: 1...3)
+    func concurrentPostsKeepTheCap(round: Int) throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let endpoint = WHEPEndpoint(path: "/live/whep", mediaAddress: .loopback(.ipv4, port: 0), on: loop, certificate: try DTLSCertificate(),
+                                    sendingSSRCs: [.video: 1], maximumSessions: 3) { _ in }
+        defer { endpoint.closeAll() }
+        let offer = try Self.offer("chromium-recvonly")
+        let statuses = Statuses()
+        let started = DispatchGroup(), finished = DispatchGroup()
+        let gate = DispatchSemaphore(value: 0)
+        for _ in 0..<16 {
+            started.enter()
+            finished.enter()
+            Thread.detachNewThread {
+                started.leave()
+                gate.wait()
+                let code = endpoint.respond(to: Self.request(.post, body: offer)).status.code
+                statuses.codes.withLock { $0.append(code) }
+                finished.leave()
+            }
+        }
+        started.wait()
+        for _ in 0..<16 { gate.signal() }
+        finished.wait()
+        let codes = statuses.codes.withLock { $0 }
+        print("WHEP concurrent POSTs, round \(round): \(codes.filter { $0 == 201 }.count) × 201, \(codes.filter { $0 == 503 }.count) × 503")
+        #expect(codes.filter { $0 == 201 }.count == 3, "\(codes)")
+        #expect(codes.filter { $0 == 503 }.count == 13, "\(codes)")
+        #expect(endpoint.sessions.count == 3)
+        // A place comes back when a session ends.
+        let id = try #require(endpoint.sessions.first?.id)
+        #expect(endpoint.respond(to: Self.request(.delete, id)).status.code == 200)
+        #expect(endpoint.respond(to: Self.request(.post, body: offer)).status.code == 201)
+        #expect(endpoint.respond(to: Self.request(.post, body: offer)).status.code == 503)
+    }
+    @Test("The stream's profile decides the viewer's payload type (RFC 6184 §8.2.2): Chromium's offer is answered 42e01f for Constrained Baseline, f4001f (a profile whose decoders take High) for High, and the session sends on it")
+    func answerFollowsTheStreamsProfile() throws {
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let endpoint = WHEPEndpoint(path: "/live/whep", mediaAddress: .loopback(.ipv4, port: 0), on: loop, certificate: try DTLSCertificate(),
+                                    sendingSSRCs: [.video: 1], maximumSessions: 4) { _ in }
+        defer { endpoint.closeAll() }
+        var chosen: [String] = []
+        for sent in [SDPH264Parameters.ProfileLevelID(profileIDC: 0x42, constraints: 0xC0, levelIDC: 0x1E),
+                     SDPH264Parameters.ProfileLevelID(profileIDC: 0x64, constraints: 0x00, levelIDC: 0x28)] {
+            endpoint.sentH264 = sent
+            let response = endpoint.respond(to: Self.request(.post, body: try Self.offer("chromium-recvonly")))
+            #expect(response.status.code == 201)
+            let answer = try WebRTCOffer(parsing: String(decoding: response.body, as: UTF8.self))
+            let video = try #require(answer.media.first { $0.kind == "video" }?.codecs.first)
+            let location = try #require(response.headers["Location"])
+            let session = try #require(endpoint.sessions.first { location.hasSuffix("/" + $0.id) })
+            #expect(session.track(.video)?.payloadType == video.payloadType)
+            chosen.append("\(sent.text) → \(video.payloadType) \(video.h264?.profileLevelID?.text ?? "")")
+        }
+        print("WHEP answers by stream profile: \(chosen)")
+        #expect(chosen == ["42c01e → 108 42e01f", "640028 → 41 f4001f"])
     }
     #else
     @Test("Without OpenSSL a WHEP destination cannot be made: DTLSError.unavailable")

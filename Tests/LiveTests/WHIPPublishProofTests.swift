@@ -19,7 +19,8 @@ struct WHIPPublishProofTests {
     /// RTCPeerConnection that receives (aiortc answers a sendonly section recvonly); it decodes every video and audio
     /// frame, sends a PLI after `pli_after` video frames (0: none), drops every `drop`-th new H.264 packet before aiortc
     /// sees it (0: none) so that its NACKs must be answered, and after the DELETE prints one JSON line: frames, size,
-    /// IDRs before and after the PLI, the ms from POST to the first decoded frame, the request's headers.
+    /// IDRs before and after the PLI, the ms from POST to the first decoded frame, the request's headers. Given a
+    /// certificate and key (`argv[5]`, `argv[6]`) it serves https (RFC 9725 §4.1) instead of http.
     static let endpoint = #"""
     import asyncio, json, sys, time
     import aioice.ice
@@ -31,6 +32,12 @@ struct WHIPPublishProofTests {
 
     port_file, pli_after, drop = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     passive = len(sys.argv) > 4 and sys.argv[4] == "passive"
+    # argv[5], argv[6]: a PEM certificate and key to serve https with (absent or "-": plain http).
+    tls = None
+    if len(sys.argv) > 6 and sys.argv[5] != "-":
+        import ssl
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(sys.argv[5], sys.argv[6])
     result = {"video_frames": 0, "audio_frames": 0, "dropped": 0}
     idr_times, seen = [], set()
     state = {"pc": None, "post": None, "tasks": []}
@@ -134,7 +141,7 @@ struct WHIPPublishProofTests {
     async def main():
         global deleted
         deleted = asyncio.Event()
-        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        server = await asyncio.start_server(serve, "127.0.0.1", 0, ssl=tls)
         with open(port_file + ".tmp", "w") as f:
             f.write(str(server.sockets[0].getsockname()[1]))
         import os
@@ -166,11 +173,12 @@ struct WHIPPublishProofTests {
 
     /// Starts the endpoint, runs `publisher` with its URL, and returns the endpoint's JSON line once it has printed it
     /// (after the DELETE) with what `publisher` returned.
-    static func withEndpoint<T: Sendable>(pliAfter: Int, drop: Int, setup: String = "active",
+    static func withEndpoint<T: Sendable>(pliAfter: Int, drop: Int, setup: String = "active", tls: SelfSignedCertificate? = nil,
                                           _ publisher: @Sendable (String) async throws -> T) async throws -> (result: [String: Any], output: String, value: T) {
         let directory = try ExternalTool.temporaryDirectory()
         let portFile = directory.appendingPathComponent("port").path
-        let peer = Task { try await PythonPeers.run(Self.endpoint, [portFile, String(pliAfter), String(drop), setup], seconds: 100) }
+        let arguments = [portFile, String(pliAfter), String(drop), setup, tls?.certificate ?? "-", tls?.key ?? "-"]
+        let peer = Task { try await PythonPeers.run(Self.endpoint, arguments, seconds: 100) }
         var port: Int?
         for _ in 0..<300 {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text) {
@@ -186,7 +194,7 @@ struct WHIPPublishProofTests {
         }
         let value: T
         do {
-            value = try await publisher("http://127.0.0.1:\(port)/whip")
+            value = try await publisher("\(tls == nil ? "http" : "https")://127.0.0.1:\(port)/whip")
         } catch {
             _ = try? await peer.value
             throw error
@@ -307,6 +315,35 @@ struct WHIPPublishProofTests {
         #expect((result["audio_frames"] as? Int ?? 0) >= 100, "\(result)")
         #expect(result["authorization"] as? String == "Bearer \(Self.token)", "\(result)")
         #expect(result["delete_target"] as? String == "/whip/resource/abc123", "\(result)")
+    }
+    @Test("streamkit publish testsrc https://…/whip: without the self-signed certificate trusted it fails naming the verification error; with --ca-file aiortc decodes the stream",
+          .enabled(if: PythonPeers.isRunnable("aiortc", "aioice", "ssl") && LiveTestSupport.encodesInRealTime))
+    func commandPublishesOverHTTPS() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        let certificate = try SelfSignedCertificate(name: "whip", in: directory)
+        let (result, output, runs) = try await Self.withEndpoint(pliAfter: 0, drop: 0, tls: certificate) { url in
+            let refused = try Streamkit.start(["publish", "testsrc", url, "--size", "\(Self.width)x\(Self.height)", "--fps", "30", "--duration", "2",
+                                               "--profile", "baseline"], logsIn: try ExternalTool.temporaryDirectory())
+            guard await refused.waitForExit(seconds: 30) else {
+                await refused.stop()
+                throw TestFailure("publish with an untrusted certificate did not end\n\(refused.logs)")
+            }
+            let trusted = try await Streamkit.run(["publish", "testsrc", url, "--size", "\(Self.width)x\(Self.height)", "--fps", "30", "--duration", "5",
+                                                   "--profile", "baseline", "--ca-file", certificate.certificate, "--bearer-token", Self.token],
+                                                  in: directory, seconds: 60)
+            return [refused, trusted]
+        }
+        let refused = runs[0], trusted = runs[1]
+        let refusal = refused.standardError.split(separator: "\n").first { $0.contains("certificate") } ?? ""
+        print("WHIP publish over https: untrusted exit \(refused.status): \(refusal); trusted exit \(trusted.status): \(output)")
+        #expect(refused.status != 0, "\(refused.logs)")
+        #expect(refused.standardError.contains("certificate was rejected") && refused.standardError.contains("self-signed"), "\(refused.logs)")
+        #expect(trusted.status == 0, "\(trusted.logs)")
+        #expect(trusted.standardError.contains("whip https://127.0.0.1"), "\(trusted.logs)")
+        #expect((result["video_frames"] as? Int ?? 0) >= 100, "\(result)")
+        #expect(result["size"] as? String == "\(Self.width)x\(Self.height)", "\(result)")
+        #expect(result["authorization"] as? String == "Bearer \(Self.token)", "\(result)")
+        #expect(result["delete_target"] as? String == "/whip/resource/abc123", "the DELETE went over TLS too: \(result)")
     }
 }
 #endif

@@ -103,4 +103,33 @@ import TestSupport
             try stream.send(Self.frames()[0]) { _ in }
         }
     }
+    @Test("A key frame whose format has other parameter sets (the stream's parameters changed) sends its own SPS/PPS in-band from then on, not the ones the stream opened with")
+    func changedParameterSetsGoInBand() throws {
+        let first = Self.frames()
+        // Another publisher: 640x360 High, its own SPS and PPS.
+        let highSPS: [UInt8] = [0x67, 0x64, 0x00, 0x1E, 0xAC, 0xD9, 0x40, 0xA0, 0x2F, 0xF9, 0x70]
+        let highPPS: [UInt8] = [0x68, 0xEB, 0xE3, 0xCB, 0x22, 0xC0]
+        let changed = FormatDescription(codec: .h264, width: 640, height: 360, profileLevel: .h264High,
+                                        parameterSets: [highSPS, highPPS], nalUnitLengthSize: 4)
+        let later = first.map { frame in
+            EncodedFrame(data: frame.data, isKeyFrame: frame.isKeyFrame, pts: frame.pts + MediaTime(value: 6, timescale: 30), dts: frame.dts + MediaTime(value: 6, timescale: 30),
+                         duration: frame.duration, format: changed)
+        }
+        var stream = try RTPMediaStream(video: first[0].format, state: RTPSenderState(payloadType: 96, ssrc: 7), referenceTime: Self.start)
+        var datagrams: [[UInt8]] = []
+        for frame in first + later { try stream.send(frame) { datagrams.append(Array($0)) } }
+        var receiver = RTPVideoReceiver(codec: .h264)
+        var units: [RTPAccessUnit] = []
+        for datagram in datagrams {
+            try receiver.receive(ByteView(datagram)) { if case .frame(let unit) = $0 { units.append(unit) } }
+        }
+        receiver.finish { if case .frame(let unit) = $0 { units.append(unit) } }
+        let keyUnits = units.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        func carries(_ unit: RTPAccessUnit, _ set: [UInt8]) -> Bool { unit.nalUnits.contains { Array($0) == set } }
+        #expect(units.count == 12)
+        #expect(keyUnits.count == 4)
+        #expect(keyUnits.prefix(2).allSatisfy { carries($0, Self.sps) && carries($0, Self.pps) && !carries($0, highSPS) })
+        #expect(keyUnits.suffix(2).allSatisfy { carries($0, highSPS) && carries($0, highPPS) && !carries($0, Self.sps) },
+                "the new publisher's IDRs carry its SPS/PPS")
+    }
 }

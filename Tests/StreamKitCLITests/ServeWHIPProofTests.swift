@@ -23,11 +23,12 @@ struct ServeWHIPProofTests {
         var description: String { "\(pictures) \(videoCodec) pictures \(size), \(audioFrames) \(audioCodec) frames" }
     }
 
-    /// Starts FFmpeg 9 publishing `seconds` of 320×240 testsrc at 30 fps (a key frame a second) and a 440 Hz sine.
-    static func publisher(to url: String, seconds: Int, in directory: URL) throws -> PeerProcess {
+    /// Starts FFmpeg 9 publishing `seconds` of testsrc (320×240 unless given) at 30 fps (a key frame a second) and a
+    /// 440 Hz sine.
+    static func publisher(to url: String, seconds: Int, size: String = "320x240", in directory: URL) throws -> PeerProcess {
         try PeerProcess(ModernFFmpeg.path(), [
             "-hide_banner", "-nostats", "-re",
-            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+            "-f", "lavfi", "-i", "testsrc=size=\(size):rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-t", "\(seconds)", "-c:v", "libx264", "-profile:v", "baseline", "-bf", "0", "-g", "30", "-keyint_min", "30",
             "-sc_threshold", "0", "-b:v", "300k", "-pix_fmt", "yuv420p", "-tune", "zerolatency",
             "-c:a", "libopus", "-ac", "2", "-b:a", "64k", "-whip_flags", "dtls_active", "-authorization", "s3cret",
@@ -183,6 +184,68 @@ struct ServeWHIPProofTests {
         #expect(logs.contains("WHIP publisher 1 arrived") && logs.contains("WHIP publisher 1 left"), "\(server.logs)")
         #expect(logs.contains("WHIP publisher 2 arrived"), "\(server.logs)")
         #expect(logs.contains("players got the video alone: RTMP carries AAC, not opus"), "\(server.logs)")
+    }
+    /// The SDP an RTSP DESCRIBE of `rtsp://127.0.0.1:PORT/PATH` answers (a raw RTSP/1.0 request, RFC 2326 §10.2).
+    static let describe = #"""
+    import socket, sys
+    port, path = int(sys.argv[1]), sys.argv[2]
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(f"DESCRIBE rtsp://127.0.0.1:{port}/{path} RTSP/1.0\r\nCSeq: 1\r\nAccept: application/sdp\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(4096)
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = int(next(l.split(b":", 1)[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")))
+    while len(body) < length:
+        body += s.recv(4096)
+    print(body.decode())
+    """#
+
+    /// The `sprop-parameter-sets` and `profile-level-id` of an SDP's H.264.
+    static func h264Parameters(_ sdp: String) -> String {
+        sdp.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=fmtp:") && $0.contains("sprop-parameter-sets") }.map(String.init) ?? ""
+    }
+
+    @Test("A next publisher at another size (320×240, then 640×360): one ffmpeg reading RTSP throughout decodes both sizes; DESCRIBE answers the new parameter sets; a player joining later gets 640×360")
+    func nextPublisherChangesParameters() async throws {
+        let directory = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ports = TestPorts.reserve(2)
+        let server = try await Streamkit.start(["serve", "whip", "--port", "\(ports)", "--http-port", "\(ports + 1)", "--address", "127.0.0.1",
+                                                "--path", "cam", "--bearer-token", "s3cret", "--duration", "60"],
+                                               in: directory, readyWhen: "taking a WHIP publisher")
+        defer { server.terminate() }
+        let whip = "http://127.0.0.1:\(ports + 1)/cam/whip"
+        let first = try Self.publisher(to: whip, seconds: 7, in: directory)
+        defer { first.terminate() }
+        try await Task.sleep(for: .seconds(3))
+        let firstDescription = try await PythonPeers.run(Self.describe, ["\(ports)", "cam"], seconds: 15)
+        // One reader decodes from the first publisher through the second: the size of every picture it decodes.
+        let reader = Task {
+            try await ExternalTool.run("timeout", ["-k", "3", "30", "ffmpeg", "-hide_banner", "-nostats", "-rtsp_transport", "tcp",
+                                                   "-i", "rtsp://127.0.0.1:\(ports)/cam", "-t", "10", "-an", "-vf", "showinfo", "-f", "null", "-"])
+        }
+        #expect(await first.exitStatus(within: 20) == 0, "\(first.logs)")
+        let second = try Self.publisher(to: whip, seconds: 8, size: "640x360", in: directory)
+        defer { second.terminate() }
+        try await Task.sleep(for: .seconds(4))
+        let secondDescription = try await PythonPeers.run(Self.describe, ["\(ports)", "cam"], seconds: 15)
+        let (late, lateLog) = try await Self.read("rtsp://127.0.0.1:\(ports)/cam", seconds: 2, into: directory.appendingPathComponent("late.mkv").path,
+                                                  options: ["-rtsp_transport", "tcp"])
+        let decoded = try await reader.value
+        #expect(await second.exitStatus(within: 20) == 0, "\(second.logs)")
+        let lines = decoded.standardError.split(whereSeparator: \.isNewline).filter { $0.contains("Parsed_showinfo") && $0.contains(" n:") }
+        let small = lines.filter { $0.contains("s:320x240") }.count, large = lines.filter { $0.contains("s:640x360") }.count
+        let errors = decoded.standardError.split(whereSeparator: \.isNewline).filter { $0.contains("error") || $0.contains("non-existing") }
+        print("serve whip, parameters change: one RTSP reader decoded \(small) pictures 320x240 then \(large) 640x360 (\(errors.count) decoder complaints); "
+              + "DESCRIBE before: \(Self.h264Parameters(firstDescription)); after: \(Self.h264Parameters(secondDescription)); late player: \(late)")
+        #expect(small >= 60, "\(decoded.standardError.suffix(3000))")
+        #expect(large >= 60, "\(decoded.standardError.suffix(3000))\n\(server.logs)")
+        let before = Self.h264Parameters(firstDescription), after = Self.h264Parameters(secondDescription)
+        #expect(!before.isEmpty && !after.isEmpty && before != after, "DESCRIBE carries the new SPS/PPS:\n\(firstDescription)\n\(secondDescription)")
+        #expect(late.videoCodec == "h264" && late.size == "640x360" && late.pictures >= 30, "\(late)\n\(lateLog)")
+        await server.stop()
+        #expect(server.standardError.contains("WHIP publisher 2 arrived"), "\(server.logs)")
     }
 }
 #endif

@@ -249,6 +249,71 @@ struct HTTPServerPeerTests {
         await peer.stop()
     }
 
+    @Test("Our client over https (RFC 9110 §4.2.2) against python's http.server behind TLS with a self-signed certificate made here: trusted, GET/POST/DELETE on one kept-alive TLS connection; untrusted, the certificate is rejected by name",
+          .enabled(if: PythonPeers.isRunnable("http.server", "ssl")))
+    func clientOverTLS() async throws {
+        let port = TestPorts.reserve()
+        let directory = try ExternalTool.temporaryDirectory()
+        let certificate = try SelfSignedCertificate(name: "https", in: directory)
+        let script = """
+        import http.server, os, signal, ssl, sys, threading
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, lambda *a: os._exit(0))
+        threading.Timer(60, lambda: os._exit(0)).start()
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *a): pass
+            def reply(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                text = f"{self.command} {self.path} {len(body)} {self.headers.get('Host')} {self.client_address[1]}".encode()
+                self.send_response(201 if self.command == "POST" else 200)
+                self.send_header("Content-Length", str(len(text))); self.end_headers(); self.wfile.write(text)
+            do_GET = do_POST = do_DELETE = reply
+        s = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        s.socket = context.wrap_socket(s.socket, server_side=True)
+        print("ready", flush=True)
+        s.serve_forever()
+        """
+        let peer = try PeerProcess(PythonPeers.python, ["-c", script, String(port), certificate.certificate, certificate.key], logsIn: directory)
+        defer { peer.terminate() }
+        #expect(await Readiness.waitForTCP(port: port, seconds: 15))
+        let loop = try EventLoop()
+        defer { loop.shutdown() }
+        let base = "https://127.0.0.1:\(port)"
+        let untrusted = HTTPClient(on: loop, timeout: .seconds(5))
+        defer { untrusted.close() }
+        do {
+            _ = try await untrusted.send(.get, to: "\(base)/a")
+            Issue.record("an untrusted self-signed certificate was accepted")
+        } catch {
+            print("https, untrusted: \(error)")
+            let failure: HTTPClientError = error
+            if TLSConnection.isAvailable {
+                guard case .tls(.certificateRejected(let reason, _)) = failure else { throw failure }
+                #expect(reason.contains("self-signed") || reason.contains("self signed"), "\(reason)")
+            } else {
+                guard case .tlsUnavailable = failure else { throw failure }
+                #expect("\(failure)".contains("OpenSSL trait"))
+            }
+        }
+        guard TLSConnection.isAvailable else { return }
+        let client = HTTPClient(on: loop, timeout: .seconds(5), trust: .certificateFile(certificate.certificate))
+        defer { client.close() }
+        let get = try await client.send(.get, to: "\(base)/a")
+        let post = try await client.send(.post, to: "\(base)/whip", body: [UInt8](repeating: 7, count: 3000))
+        let delete = try await client.send(.delete, to: "\(base)/whip/1")
+        let texts = [get, post, delete].map { String(decoding: $0.body, as: UTF8.self).split(separator: " ") }
+        print("https, trusted: \(texts.map { $0.joined(separator: " ") })")
+        #expect(texts.map { $0.prefix(4).joined(separator: " ") }
+                == ["GET /a 0 127.0.0.1:\(port)", "POST /whip 3000 127.0.0.1:\(port)", "DELETE /whip/1 0 127.0.0.1:\(port)"])
+        #expect(post.status.code == 201)
+        #expect(Set(texts.map { $0.last ?? "" }).count == 1, "one kept-alive TLS connection")
+        #expect(peer.isRunning)
+        await peer.stop()
+    }
+
     @Test("Our client against our server: WHIP-shaped POST, Location resolved, DELETE with a token")
     func clientAgainstServer() async throws {
         let loop = try EventLoop()

@@ -33,6 +33,16 @@ public final class TLSConnection: ByteStreamConnection {
     /// Serialises every use of `engine` (OpenSSL sessions are not thread-safe).
     private let engineLock = Mutex(())
 
+    /// Whether this build has TLS: `true` with the `OpenSSL` package trait; without it every
+    /// ``connect(over:configuration:)`` fails with ``TLSError/unavailable``.
+    public static var isAvailable: Bool {
+        #if OpenSSL
+        true
+        #else
+        false
+        #endif
+    }
+
     private init(transport: any ByteStreamConnection, configuration: TLSConfiguration, engine: TLSEngine) {
         self.transport = transport
         self.configuration = configuration

@@ -53,8 +53,10 @@ public final class RTSPLiveStream: Sendable {
 
     /// The path, without slashes around it (`live`).
     public let path: String
-    /// The SDP sent in DESCRIBE (with an `a=control:` for every media section).
-    public let sessionDescription: String
+    /// The SDP sent in DESCRIBE (with an `a=control:` for every media section): the latest given to
+    /// ``updateSessionDescription(_:)``, else the one the stream was added with.
+    public var sessionDescription: String { currentDescription.withLock { $0 } }
+    private let currentDescription: Mutex<String>
     /// Each track's control attribute, in SDP order (`trackID=0` …).
     public let trackControls: [String]
     private let rtpSocket: UDPSocket
@@ -66,11 +68,24 @@ public final class RTSPLiveStream: Sendable {
         self.report = report
         self.path = path
         let controls = SDPControls(sdp: sdp)
-        sessionDescription = controls.description
+        currentDescription = Mutex(controls.description)
         trackControls = controls.controls
         self.rtpSocket = rtpSocket
         self.rtcpSocket = rtcpSocket
         state = Mutex(State(tracks: Array(repeating: TrackState(), count: controls.controls.count)))
+    }
+
+    /// Replaces the SDP that DESCRIBE answers from now on, for a stream whose parameters changed midway (a new SPS and
+    /// PPS, another picture size: the `sprop-parameter-sets` of RFC 6184 §8.2.1 describe the new ones). Clients already
+    /// playing go on: the new parameter sets reach them in-band before the next IDR (RFC 6184 §8.4).
+    /// - Parameter sdp: the new SDP; its media sections must be the stream's tracks, in the same order.
+    /// - Returns: whether it was taken (`false` when its tracks' controls differ from the stream's).
+    @discardableResult
+    public func updateSessionDescription(_ sdp: String) -> Bool {
+        let controls = SDPControls(sdp: sdp)
+        guard controls.controls == trackControls else { return false }
+        currentDescription.withLock { $0 = controls.description }
+        return true
     }
 
     /// How many tracks (media sections) the SDP has.

@@ -31,6 +31,16 @@ public final class WHEPEndpoint: Sendable {
     public let configuration: WebRTCPeerSession.Configuration
 
     private let core: WebRTCEndpointCore
+    private let sent: SentProfile
+
+    /// The `profile-level-id` of the H.264 being sent (its SPS's), which each new viewer's answer picks its payload
+    /// type by (RFC 6184 §8.2.2: a High stream goes out as the offer's High payload type); `nil` until the owner
+    /// knows the stream (``WHEPDestination`` sets it when the stream opens and when its parameters change), and then
+    /// the preference Constrained Baseline, High decides.
+    public var sentH264: SDPH264Parameters.ProfileLevelID? {
+        get { sent.value.withLock { $0 } }
+        set { sent.value.withLock { $0 = newValue } }
+    }
 
     /// An endpoint (not yet mounted).
     /// - Parameters:
@@ -52,10 +62,13 @@ public final class WHEPEndpoint: Sendable {
         self.sendingSSRCs = sendingSSRCs
         self.retransmissionSSRCs = retransmissionSSRCs
         self.configuration = configuration
+        let sent = SentProfile()
+        self.sent = sent
         core = WebRTCEndpointCore(path: path, maximumSessions: maximumSessions, token: nil, requiresServerAuthorization: requiresAuthorization,
                                   peers: "viewers", makeSession: { offer, id, onClose throws(WebRTCSessionError) in
             try WebRTCPeerSession(offer: offer, id: id, bindingTo: mediaAddress, on: loop, certificate: certificate, sendingSSRCs: sendingSSRCs,
-                                  retransmissionSSRCs: retransmissionSSRCs, configuration: configuration, onClose: onClose)
+                                  retransmissionSSRCs: retransmissionSSRCs, sentH264: sent.value.withLock { $0 }, configuration: configuration,
+                                  onClose: onClose)
         }, onSession: onSession)
     }
 
@@ -80,4 +93,9 @@ public final class WHEPEndpoint: Sendable {
     /// - Parameter request: the request, its path relative to ``path`` in `remainingPath`.
     /// - Returns: the response.
     public func respond(to request: HTTPServerRequest) -> HTTPResponse { core.respond(to: request) }
+}
+
+/// The H.264 profile-level-id a ``WHEPEndpoint`` sends, shared by the endpoint and its session maker.
+private final class SentProfile: Sendable {
+    let value = Mutex<SDPH264Parameters.ProfileLevelID?>(nil)
 }

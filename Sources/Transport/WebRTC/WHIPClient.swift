@@ -9,10 +9,11 @@ import Synchronization
 /// candidate, no trickle), POSTs it (`Content-Type: application/sdp`, `Authorization: Bearer` when a token is given,
 /// §4.2, §4.5), reads the `201 Created` answer (``WebRTCPublishAnswer``) and its `Location` (resolved against the
 /// endpoint's URL), and starts a ``WebRTCClientSession`` (full ICE, controlling; DTLS; SRTP). ``stop()`` closes the
-/// session and DELETEs the resource (§4.3).
+/// session and DELETEs the resource (§4.3). An `https://` endpoint (what §4.1 asks for) gets every request — the POST
+/// and the DELETE — over TLS, its certificate checked against ``Options/tlsTrust`` (trait `OpenSSL`).
 ///
 /// ```swift
-/// let whip = try await WHIPClient.publish(to: "http://127.0.0.1:8080/whip", on: loop)
+/// let whip = try await WHIPClient.publish(to: "https://whip.example/ingest", on: loop)
 /// try await whip.session.waitUntilConnected()
 /// whip.session.send(packets, kind: .video, isKeyFrame: true)
 /// await whip.stop()
@@ -33,6 +34,9 @@ public final class WHIPClient: Sendable {
         public var session: WebRTCPeerSession.Configuration
         /// The longest one HTTP exchange may take.
         public var httpTimeout: Duration
+        /// The certificates an `https://` endpoint may present: the system's certificate authorities unless given
+        /// (``TLSTrust/certificateFile(_:)`` for a private CA or a self-signed endpoint, `--ca-file` on the command line).
+        public var tlsTrust: TLSTrust
 
         /// Options.
         /// - Parameters:
@@ -42,10 +46,12 @@ public final class WHIPClient: Sendable {
         ///   - offersAudio: whether to offer Opus (default yes).
         ///   - session: the session's timings.
         ///   - httpTimeout: the HTTP time-out (default 10 s).
+        ///   - tlsTrust: the certificates an `https://` endpoint may present (the system's unless given).
         public init(bearerToken: String? = nil, localAddress: SocketAddress? = nil,
                     h264Profiles: [SDPH264Parameters.ProfileLevelID] = [WebRTCPublishOffer.constrainedBaseline, WebRTCPublishOffer.high],
                     offersAudio: Bool = true, session: WebRTCPeerSession.Configuration = WebRTCPeerSession.Configuration(),
-                    httpTimeout: Duration = .seconds(10)) {
+                    httpTimeout: Duration = .seconds(10), tlsTrust: TLSTrust = .systemRoots) {
+            self.tlsTrust = tlsTrust
             self.bearerToken = bearerToken
             self.localAddress = localAddress
             self.h264Profiles = h264Profiles
@@ -87,7 +93,8 @@ public final class WHIPClient: Sendable {
     /// Publishes to an endpoint: offer, answer, and a session whose ICE has started (wait for
     /// ``WebRTCClientSession/waitUntilConnected()`` before sending).
     /// - Parameters:
-    ///   - url: the endpoint, `http://HOST[:PORT]/PATH`.
+    ///   - url: the endpoint, `http://HOST[:PORT]/PATH` or `https://…` (RFC 9725 §4.1: TLS, the certificate checked
+    ///     against ``Options/tlsTrust``; trait `OpenSSL`).
     ///   - loop: the event loop of the HTTP connection and the UDP port.
     ///   - options: token, address, codecs, timings.
     /// - Returns: the client.
@@ -95,6 +102,8 @@ public final class WHIPClient: Sendable {
     public static func publish(to url: String, on loop: EventLoop, options: Options = Options()) async throws(WHIPClientError) -> WHIPClient {
         let parsed: HTTPURL
         do { parsed = try HTTPURL(parsing: url) } catch { throw .invalidURL(url, reason: "\(error)") }
+        // RFC 9725 §4.1 wants HTTPS; without TLS in the build it is refused before any port is bound.
+        if parsed.isSecure, !TLSConnection.isAvailable { throw .http(.tlsUnavailable(parsed.description)) }
         let local: SocketAddress
         if let given = options.localAddress { local = given } else { local = try routeSource(toward: parsed) }
         let socket: UDPSocket
@@ -112,7 +121,7 @@ public final class WHIPClient: Sendable {
                                        h264Profiles: options.h264Profiles, offersAudio: options.offersAudio)
         var headers: HTTPHeaders = ["Content-Type": "application/sdp"]
         if let token = options.bearerToken { headers.set("Authorization", "Bearer \(token)") }
-        let client = HTTPClient(on: loop, timeout: options.httpTimeout)
+        let client = HTTPClient(on: loop, timeout: options.httpTimeout, trust: options.tlsTrust)
         let start = ContinuousClock.now
         let response: HTTPResponse
         do {
@@ -178,7 +187,7 @@ public final class WHIPClient: Sendable {
     /// A `Location` made absolute (RFC 9110 §10.2.2: a URI reference resolved against the request's URL).
     static func resolve(_ location: String, against base: HTTPURL) -> String {
         if location.lowercased().hasPrefix("http://") || location.lowercased().hasPrefix("https://") { return location }
-        let origin = "http://\(base.hostField)"
+        let origin = base.origin
         if location.hasPrefix("/") { return origin + location }
         let path = base.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "/"

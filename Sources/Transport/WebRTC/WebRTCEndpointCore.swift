@@ -22,8 +22,14 @@ final class WebRTCEndpointCore: Sendable {
     /// Whether the routes need the server's bearer token (``HTTPServerConfiguration/bearerTokenValidator``).
     let requiresServerAuthorization: Bool
 
+    /// The sessions by resource id, and how many POSTs hold a place under the cap while their session is being made.
+    private struct Sessions: ~Copyable {
+        var byID: [String: WebRTCPeerSession] = [:]
+        var reserved = 0
+    }
+
     private let peers: String
-    private let sessionsByID = Mutex<[String: WebRTCPeerSession]>([:])
+    private let state = Mutex(Sessions())
     private let counter = Atomic<Int>(0)
     private let makeSession: SessionMaker
     private let refusal: @Sendable (WebRTCPeerSession) -> String?
@@ -53,7 +59,7 @@ final class WebRTCEndpointCore: Sendable {
     }
 
     /// The sessions open now.
-    var sessions: [WebRTCPeerSession] { sessionsByID.withLock { Array($0.values) } }
+    var sessions: [WebRTCPeerSession] { state.withLock { Array($0.byID.values) } }
 
     /// Adds the routes to a server (POST, DELETE and PATCH under ``path``), answered by `respond`.
     /// - Parameters:
@@ -120,36 +126,56 @@ final class WebRTCEndpointCore: Sendable {
         guard request.remainingPath.isEmpty else { return HTTPResponse(status: .methodNotAllowed, headers: ["Allow": "DELETE"]) }
         let type = request.request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t").lowercased() }
         guard type == "application/sdp" else { return Self.text("the offer must be application/sdp", status: .unsupportedMediaType) }
-        guard sessionsByID.withLock({ $0.count }) < maximumSessions else { return Self.text("too many \(peers)", status: .serviceUnavailable) }
+        // The cap is checked and a place taken under one lock: two POSTs at once cannot both pass it with one place left.
+        let admitted = state.withLock { state -> Bool in
+            guard state.byID.count + state.reserved < maximumSessions else { return false }
+            state.reserved += 1
+            return true
+        }
+        guard admitted else { return Self.text("too many \(peers)", status: .serviceUnavailable) }
         let text = String(decoding: request.request.body, as: UTF8.self)
         let offer: WebRTCOffer
-        do { offer = try WebRTCOffer(parsing: text) } catch { return Self.text("offer: \(error)", status: .badRequest) }
+        do { offer = try WebRTCOffer(parsing: text) } catch {
+            release()
+            return Self.text("offer: \(error)", status: .badRequest)
+        }
         let id = "\(counter.wrappingAdd(1, ordering: .relaxed).newValue)-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
         let session: WebRTCPeerSession
         do {
             session = try makeSession(offer, id) { [weak self] id in
-                _ = self?.sessionsByID.withLock { $0.removeValue(forKey: id) }
+                _ = self?.state.withLock { $0.byID.removeValue(forKey: id) }
             }
         } catch {
+            release()
             switch error {
             case .offer, .missingOfferAttribute, .setupRole, .dtls(.malformedFingerprint): return Self.text("\(error)", status: .badRequest)
             default: return Self.text("\(error)", status: .internalServerError)
             }
         }
         if let reason = refusal(session) {
+            release()
             session.close()
             return Self.text(reason, status: .badRequest)
         }
-        sessionsByID.withLock { $0[id] = session }
+        // The place taken becomes the session, in the same critical section.
+        state.withLock { state in
+            state.reserved -= 1
+            state.byID[id] = session
+        }
         onSession(session)
         return HTTPResponse(status: .created, headers: ["Content-Type": "application/sdp", "Location": "\(path)/\(id)"],
                             body: Array(session.answer.utf8))
     }
 
+    /// Gives back a place taken under the cap by a POST that made no session.
+    private func release() {
+        state.withLock { $0.reserved -= 1 }
+    }
+
     /// DELETE of a resource (RFC 9725 §4.3): its session ends.
     private func delete(_ request: HTTPServerRequest) -> HTTPResponse {
         let id = request.remainingPath
-        guard !id.isEmpty, let session = sessionsByID.withLock({ $0.removeValue(forKey: id) }) else { return HTTPResponse(status: .notFound) }
+        guard !id.isEmpty, let session = state.withLock({ $0.byID.removeValue(forKey: id) }) else { return HTTPResponse(status: .notFound) }
         session.close()
         return HTTPResponse(status: .ok)
     }

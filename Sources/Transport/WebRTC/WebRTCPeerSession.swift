@@ -177,6 +177,8 @@ public final class WebRTCPeerSession: Sendable {
     ///   - sendingSSRCs: our SSRC per kind.
     ///   - retransmissionSSRCs: our rtx SSRC per kind (used where the offer has rtx).
     ///   - h264Profiles: the H.264 profiles accepted, preferred first (what the encoder makes first).
+    ///   - sentH264: the `profile-level-id` of the H.264 sent, when known: the offered payload type that carries it is
+    ///     chosen (RFC 6184 §8.2.2, ``WebRTCAnswerOptions/sentH264``).
     ///   - configuration: timings and bounds.
     ///   - receiving: whether the session takes media the peer sends (a WHIP ingest: its sections are answered
     ///     `recvonly` and their packets come out of ``receivedMedia``); it then sends media only where `sendingSSRCs`
@@ -185,13 +187,14 @@ public final class WebRTCPeerSession: Sendable {
     /// - Throws: ``WebRTCSessionError``.
     public init(offer: WebRTCOffer, id: String, bindingTo address: SocketAddress, on loop: EventLoop, certificate: DTLSCertificate,
                 sendingSSRCs: [WebRTCMediaKind: UInt32], retransmissionSSRCs: [WebRTCMediaKind: UInt32] = [:],
-                h264Profiles: [WebRTCAnswerOptions.H264Profile] = [.constrainedBaseline, .high],
+                h264Profiles: [WebRTCAnswerOptions.H264Profile] = [.constrainedBaseline, .high], sentH264: SDPH264Parameters.ProfileLevelID? = nil,
                 configuration: Configuration = Configuration(), receiving: Bool = false,
                 onClose: @escaping @Sendable (String) -> Void = { _ in })
         throws(WebRTCSessionError)
     {
-        let probe = WebRTCAnswerOptions(iceUserFragment: "", icePassword: "", fingerprint: "", candidates: [],
+        var probe = WebRTCAnswerOptions(iceUserFragment: "", icePassword: "", fingerprint: "", candidates: [],
                                         sends: !receiving || !sendingSSRCs.isEmpty, receives: receiving, h264Profiles: h264Profiles)
+        probe.sentH264 = sentH264
         let choices = offer.choices(probe).filter { WebRTCMediaKind(rawValue: $0.kind) != nil }
         guard let first = choices.first else { throw .offer(.unrepresentableFormat("no offered section has H.264 (packetization-mode 1) or Opus")) }
         let section = offer.media[first.index]
