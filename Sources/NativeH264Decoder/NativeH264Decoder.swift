@@ -86,6 +86,10 @@ public final class NativeH264Decoder {
     @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
     // Per macroblock: transform_size_8x8_flag (bit 4) and which 8x8 luma blocks have coefficients (bits 0…3).
     @exclusivity(unchecked) var mbTransform8x8 = NativeH264Decoder.table(1, UInt8(0))
+    /// Per macroblock of an MBAFF frame: mb_field_decoding_flag (1: a field macroblock).
+    @exclusivity(unchecked) var mbField = NativeH264Decoder.table(1, UInt8(0))
+    /// The neighbours of the current macroblock of an MBAFF frame (Table 6-4), set before it is decoded.
+    @exclusivity(unchecked) var mbaffNeighbours = MBAFFMacroblockNeighbours()
 
     // Scratch, allocated once.
     let coefficients: UnsafeMutablePointer<Int32>
@@ -178,6 +182,7 @@ public final class NativeH264Decoder {
     func freeTables() {
         mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
         intraModes.deallocate(); lumaTotals.deallocate(); chromaTotals.deallocate(); mbTransform8x8.deallocate()
+        mbField.deallocate()
     }
 
     /// Luma levels (16 blocks × 16, or 4 8x8 blocks × 64), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC
@@ -287,7 +292,9 @@ public final class NativeH264Decoder {
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
             do throws(SliceDataError) {
-                if pps.entropyCodingModeFlag {
+                if interlace.mbaff {
+                    try decodeSliceDataMBAFF(&reader, &context)
+                } else if pps.entropyCodingModeFlag {
                     try decodeSliceDataCABAC(&reader, &context)
                 } else {
                     try decodeSliceData(&reader, &context)
@@ -316,7 +323,16 @@ public final class NativeH264Decoder {
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            throw .unsupportedFeature("interlaced coding: MBAFF frames (mb_adaptive_frame_field_flag 1)", nalIndex: nalIndex)
+            // MBAFF frames: CAVLC I slices without deblocking are decoded (NativeH264Decoder+MBAFF.swift); the rest is not written yet.
+            if pps.entropyCodingModeFlag {
+                throw .unsupportedFeature("interlaced coding: MBAFF frames with CABAC", nalIndex: nalIndex)
+            }
+            if header.sliceType != .i {
+                throw .unsupportedFeature("interlaced coding: MBAFF frames' P and B slices", nalIndex: nalIndex)
+            }
+            if header.disableDeblockingFilterIDC != 1 {
+                throw .unsupportedFeature("interlaced coding: MBAFF deblocking (disable_deblocking_filter_idc \(header.disableDeblockingFilterIDC))", nalIndex: nalIndex)
+            }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
