@@ -90,8 +90,8 @@ extension NativeH264Decoder {
     /// `slice_data( )` of an MBAFF frame for CAVLC (§7.3.4, MbaffFrameFlag 1): macroblock pairs from
     /// CurrMbAddr = 2 · first_mb_in_slice, mb_field_decoding_flag with each pair's top macroblock (I slices: no
     /// macroblock is skipped, so the top one always carries it; the bottom one shares it, §7.4.4), then
-    /// `macroblock_layer( )` until the RBSP ends. P and B slices, CABAC and the MBAFF deblocking are refused
-    /// before (``checkSupport(sps:pps:header:)``).
+    /// `macroblock_layer( )` until the RBSP ends. P and B slices and CABAC are refused before
+    /// (``checkSupport(sps:pps:header:)``).
     func decodeSliceDataMBAFF(_ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         let count = widthInMbs * heightInMbs
         var mbAddr = Int(context.header.firstMbInSlice) * 2

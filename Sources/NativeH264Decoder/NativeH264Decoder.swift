@@ -323,15 +323,13 @@ public final class NativeH264Decoder {
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            // MBAFF frames: CAVLC I slices without deblocking are decoded (NativeH264Decoder+MBAFF.swift); the rest is not written yet.
+            // MBAFF frames: CAVLC I slices are decoded and deblocked (NativeH264Decoder+MBAFF.swift, +MBAFFDeblocking); the rest is
+            // not written yet.
             if pps.entropyCodingModeFlag {
                 throw .unsupportedFeature("interlaced coding: MBAFF frames with CABAC", nalIndex: nalIndex)
             }
             if header.sliceType != .i {
                 throw .unsupportedFeature("interlaced coding: MBAFF frames' P and B slices", nalIndex: nalIndex)
-            }
-            if header.disableDeblockingFilterIDC != 1 {
-                throw .unsupportedFeature("interlaced coding: MBAFF deblocking (disable_deblocking_filter_idc \(header.disableDeblockingFilterIDC))", nalIndex: nalIndex)
             }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
