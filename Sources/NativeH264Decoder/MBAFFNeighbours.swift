@@ -7,8 +7,8 @@
 /// field macroblocks (the top one the pair's even rows, the bottom one its odd rows), per
 /// mb_field_decoding_flag (§7.4.4).
 ///
-/// This is the foundation of MBAFF decoding; the decoder does not use it yet (MBAFF frames are still refused
-/// by name in `checkSupport`). Pure functions, no allocation.
+/// The decoder resolves each macroblock's neighbours through it (NativeH264Decoder+MBAFF.swift); pure functions,
+/// no allocation.
 struct MBAFFGeometry: Equatable {
     /// PicWidthInMbs.
     let widthInMbs: Int

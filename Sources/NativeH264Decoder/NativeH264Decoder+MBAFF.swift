@@ -90,8 +90,7 @@ extension NativeH264Decoder {
     /// `slice_data( )` of an MBAFF frame for CAVLC (§7.3.4, MbaffFrameFlag 1): macroblock pairs from
     /// CurrMbAddr = 2 · first_mb_in_slice, mb_field_decoding_flag with each pair's top macroblock (I slices: no
     /// macroblock is skipped, so the top one always carries it; the bottom one shares it, §7.4.4), then
-    /// `macroblock_layer( )` until the RBSP ends. P and B slices and CABAC are refused before
-    /// (``checkSupport(sps:pps:header:)``).
+    /// `macroblock_layer( )` until the RBSP ends. P and B slices are refused before (``checkSupport(sps:pps:header:)``).
     func decodeSliceDataMBAFF(_ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         let count = widthInMbs * heightInMbs
         var mbAddr = Int(context.header.firstMbInSlice) * 2
@@ -114,6 +113,42 @@ extension NativeH264Decoder {
             try decodeMacroblock(mb, &reader, &context)
             if reader.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
             moreData = reader.position < reader.bitCount
+            mbAddr += 1
+        }
+    }
+
+    /// The macroblock loop of `slice_data( )` in an MBAFF frame with CABAC (§7.3.4), after the engine's
+    /// initialisation: macroblock pairs from CurrMbAddr = 2 · first_mb_in_slice; with each pair's top macroblock
+    /// mb_field_decoding_flag (I slices: never skipped), ctxIdx 70 + ctxIdxInc (§9.3.3.1.1: the pairs left and
+    /// above that are available field pairs); then `macroblock_layer( )`, and after each bottom macroblock end_of_slice_flag.
+    func decodeMBAFFMacroblocksCABAC(_ engine: inout CABACDecoder, _ context: inout SliceContext,
+                                     _ state: inout CABACSliceState) throws(SliceDataError) {
+        let count = widthInMbs * heightInMbs
+        defer { interlace.fieldScan = false }
+        var mbAddr = Int(context.header.firstMbInSlice) * 2
+        var field = false
+        while true {
+            guard mbAddr < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
+            let mb = mbaffIndex(mbAddr)
+            if mbAddr & 1 == 0 {
+                let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
+                let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
+                let leftAvailable = a >= 0 && isAvailable(a, context), aboveAvailable = b >= 0 && isAvailable(b, context)
+                let increment = MBAFFGeometry.fieldDecodingFlagContextIncrement(
+                    leftAvailable: leftAvailable, leftIsField: leftAvailable && mbField[a] != 0,
+                    aboveAvailable: aboveAvailable, aboveIsField: aboveAvailable && mbField[b] != 0)
+                field = engine.decision(70 + increment) == 1
+                let flag: UInt8 = field ? 1 : 0
+                mbField[mb] = flag
+                mbField[mb + widthInMbs] = flag
+            }
+            context.currentMb = mb
+            interlace.fieldScan = field
+            resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+            try decodeMacroblockCABAC(mb, &engine, &context, &state)
+            if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
+            // end_of_slice_flag follows a pair's bottom macroblock only (§7.3.4: moreDataFlag 1 after a top one).
+            if mbAddr & 1 == 1 && engine.terminate() == 1 { break }
             mbAddr += 1
         }
     }

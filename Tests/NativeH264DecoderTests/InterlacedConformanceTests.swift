@@ -5,8 +5,8 @@ import NativeH264Decoder
 import Testing
 import TestSupport
 
-/// The interlaced streams of the JVT FRExt conformance suite (field pictures, PAFF; MBAFF still refused by
-/// name), decoded by the native decoder and compared with the official decoded MD5s and per-frame MD5s.
+/// The interlaced streams of the JVT FRExt conformance suite (field pictures, PAFF; MBAFF, whose P and B slices are
+/// still refused by name), decoded by the native decoder and compared with the official decoded MD5s and per-frame MD5s.
 @Suite("Native H.264 decoder: interlaced conformance")
 struct InterlacedConformanceTests {
     /// The streams whose SPS says frame_mbs_only_flag 0 (MANIFEST.md: "interlaced(field/PAFF)" and "MBAFF").
@@ -14,7 +14,7 @@ struct InterlacedConformanceTests {
     static let mbaffStreams = ["freh5.264", "FREXT01_JVC_D.264", "FREXT02_JVC_C.264", "HCAMFF1_HHI.264",
                                "FRExt2_Panasonic.avc", "FRExt4_Panasonic.avc"]
 
-    @Test("field-picture (PAFF) streams decode to the official MD5; MBAFF is refused naming it", .requiresMedia)
+    @Test("field-picture (PAFF) streams decode to the official MD5; MBAFF streams (their P and B slices) are refused naming it", .requiresMedia)
     func fieldPictures() throws {
         let official = try ConformanceTests.officialMD5s("JVT-FR-EXT_decoded_md5.tsv")
         var passed: [String] = [], lines: [String] = []
