@@ -72,6 +72,16 @@ if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
     done
     rm -f "$corpus/b.y4m"
 fi
+# MBAFF seeds: x264 --tff/--bff intra frames (CAVLC and CABAC) of a woven source (two moments in each frame), so that
+# field and frame macroblock pairs mix.
+if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=48x64:rate=25 -vf scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top \
+        -frames:v 2 -pix_fmt yuv420p "$corpus/mbaff.y4m" || true
+    for options in "--tff --no-cabac" "--bff --slices 2" "--tff --no-deblock --cqm jvt"; do
+        x264 --quiet --profile high --threads 1 --keyint 1 $options -o "$corpus/seed-mbaff-${options// /}.264" "$corpus/mbaff.y4m" 2>/dev/null || true
+    done
+    rm -f "$corpus/mbaff.y4m"
+fi
 
 mkdir -p fuzz-artifacts
 export SWIFT_BACKTRACE=enable=no

@@ -64,6 +64,11 @@ final class FieldPair {
 struct InterlaceState {
     /// The current picture is a field (field_pic_flag 1): field scans, field CABAC contexts, field deblocking.
     var fieldPicture = false
+    /// The current picture is an MBAFF frame (MbaffFrameFlag 1: macroblock pairs, NativeH264Decoder+MBAFF.swift).
+    var mbaff = false
+    /// The current macroblock's blocks use the field scans (§8.5.6, §8.5.7): in a field picture, or a field
+    /// macroblock of an MBAFF frame.
+    var fieldScan = false
     /// The current picture is the second field of its frame.
     var secondField = false
     /// The frame of the current picture.

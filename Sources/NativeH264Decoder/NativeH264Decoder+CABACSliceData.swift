@@ -21,6 +21,10 @@ extension NativeH264Decoder {
         engine.initialiseContexts(sliceQP: context.qp, cabacInitIDC: Int(context.header.cabacInitIDC), isIntraSlice: !context.isP && !context.isB)
         guard engine.initialiseEngine() else { throw SliceDataError(field: "slice_data (CABAC codIOffset 510 or 511)") }
         var state = CABACSliceState()
+        if interlace.mbaff {
+            try decodeMBAFFMacroblocksCABAC(&engine, &context, &state)
+            return
+        }
         var mb = Int(context.header.firstMbInSlice)
         while true {
             guard mb < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
@@ -45,9 +49,11 @@ extension NativeH264Decoder {
         ((index >> 3) & 1) << 3 | ((index >> 1) & 1) << 2 | ((index >> 2) & 1) << 1 | (index & 1)
     }
 
-    /// The left (A) and upper (B) macroblocks when available in the slice (§6.4.9), −1 otherwise.
+    /// The left (A) and upper (B) macroblocks when available in the slice (§6.4.9), −1 otherwise; in an MBAFF
+    /// frame the macroblocks covering luma locations (−1, 0) and (0, −1) (§6.4.11.1, Table 6-4).
     @inline(__always)
     func neighbours(_ mb: Int, _ context: SliceContext) -> (left: Int, top: Int) {
+        if interlace.mbaff { return (mbaffNeighbours.leftMb[0], mbaffNeighbours.topMb) }
         let left = mb % widthInMbs > 0 && isAvailable(mb - 1, context) ? mb - 1 : -1
         let top = mb >= widthInMbs && isAvailable(mb - widthInMbs, context) ? mb - widthInMbs : -1
         return (left, top)
@@ -132,7 +138,9 @@ extension NativeH264Decoder {
         if isNxN {
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterPosition(ofBlock: index)
-                let predicted = predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, context)
+                let predicted = interlace.mbaff
+                    ? predictedIntraModeMBAFF(mb, raster: raster)
+                    : predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, context)
                 var mode = predicted
                 if engine.decision(68) == 0 {
                     let remaining = engine.decision(69) | engine.decision(69) << 1 | engine.decision(69) << 2
@@ -176,7 +184,15 @@ extension NativeH264Decoder {
         for b8 in 0..<4 {
             // condTermFlagN is 1 when the neighbouring 8x8 block is available and has no coded luma.
             let a: Int
-            if b8 & 1 == 1 { a = (luma >> (b8 - 1)) & 1 ^ 1 } else { a = leftCBP >= 0 ? (leftCBP >> (b8 + 1)) & 1 ^ 1 : 0 }
+            if b8 & 1 == 1 {
+                a = (luma >> (b8 - 1)) & 1 ^ 1
+            } else if interlace.mbaff {
+                // The 8x8 block left of this one's upper-left sample (§6.4.11.2 through Table 6-4): its row in that macroblock.
+                let n = mbaffNeighbours.leftMb[b8], row8 = mbaffNeighbours.leftRow[b8] >> 1
+                a = n >= 0 ? (Int(cabac.cbp[n]) >> (row8 * 2 + 1)) & 1 ^ 1 : 0
+            } else {
+                a = leftCBP >= 0 ? (leftCBP >> (b8 + 1)) & 1 ^ 1 : 0
+            }
             let b: Int
             if b8 >= 2 { b = (luma >> (b8 - 2)) & 1 ^ 1 } else { b = topCBP >= 0 ? (topCBP >> (b8 + 2)) & 1 ^ 1 : 0 }
             luma |= engine.decision(73 + a + 2 * b) << b8
@@ -389,8 +405,15 @@ extension NativeH264Decoder {
                 lumaTotals[base + raster] = 0
                 continue
             }
-            let a = x > 0 ? (lumaTotals[base + raster - 1] != 0 ? 1 : 0)
-                : (left >= 0 ? (lumaTotals[left * 16 + y * 4 + 3] != 0 ? 1 : 0) : unavailable)
+            let a: Int
+            if x > 0 {
+                a = lumaTotals[base + raster - 1] != 0 ? 1 : 0
+            } else if interlace.mbaff {
+                let n = mbaffNeighbours.leftMb[y]
+                a = n >= 0 ? (lumaTotals[n * 16 + mbaffNeighbours.leftRow[y] * 4 + 3] != 0 ? 1 : 0) : unavailable
+            } else {
+                a = left >= 0 ? (lumaTotals[left * 16 + y * 4 + 3] != 0 ? 1 : 0) : unavailable
+            }
             let b = y > 0 ? (lumaTotals[base + raster - 4] != 0 ? 1 : 0)
                 : (top >= 0 ? (lumaTotals[top * 16 + 12 + x] != 0 ? 1 : 0) : unavailable)
             var total = 0
@@ -424,8 +447,15 @@ extension NativeH264Decoder {
                 var total = 0
                 if chroma & 2 != 0 {
                     let x = block & 1, y = block >> 1
-                    let a = x > 0 ? (chromaTotals[mb * 8 + c + y * 2] != 0 ? 1 : 0)
-                        : (left >= 0 ? (chromaTotals[left * 8 + c + y * 2 + 1] != 0 ? 1 : 0) : unavailable)
+                    let a: Int
+                    if x > 0 {
+                        a = chromaTotals[mb * 8 + c + y * 2] != 0 ? 1 : 0
+                    } else if interlace.mbaff {
+                        let n = mbaffNeighbours.chromaLeftMb[y]
+                        a = n >= 0 ? (chromaTotals[n * 8 + c + mbaffNeighbours.chromaLeftRow[y] * 2 + 1] != 0 ? 1 : 0) : unavailable
+                    } else {
+                        a = left >= 0 ? (chromaTotals[left * 8 + c + y * 2 + 1] != 0 ? 1 : 0) : unavailable
+                    }
                     let b = y > 0 ? (chromaTotals[mb * 8 + c + x] != 0 ? 1 : 0)
                         : (top >= 0 ? (chromaTotals[top * 8 + c + 2 + x] != 0 ? 1 : 0) : unavailable)
                     if engine.decision(85 + 16 + a + 2 * b) == 1 {
@@ -485,7 +515,7 @@ extension NativeH264Decoder {
         var count = 0
         var i = 0
         let increments = cabac.increments8x8
-        let field = interlace.fieldPicture
+        let field = interlace.fieldScan
         while i < 63 {
             let significance = field ? 436 + Int(InterlacedScans.significance8x8Field[i]) : 402 + Int(increments[i])
             if engine.decision(significance) == 1 {
@@ -568,8 +598,8 @@ extension NativeH264Decoder {
     func residualBlockCABAC(category: Int, maxNumCoeff: Int, into levels: UnsafeMutablePointer<Int32>,
                             _ engine: inout CABACDecoder) throws(SliceDataError) -> Int {
         let categoryOffset = Self.significanceOffset(category)
-        let significance = (interlace.fieldPicture ? 277 : 105) + categoryOffset
-        let last = (interlace.fieldPicture ? 338 : 166) + categoryOffset
+        let significance = (interlace.fieldScan ? 277 : 105) + categoryOffset
+        let last = (interlace.fieldScan ? 338 : 166) + categoryOffset
         let levelContexts = 227 + Self.levelOffset(category)
         var positions = InlineArray<16, UInt8>(repeating: 0)
         var count = 0

@@ -6,6 +6,10 @@ extension NativeH264Decoder {
     /// macroblock uses its slice's disable_deblocking_filter_idc (1: off; 2: not across slice edges)
     /// and filter offsets; concealed macroblocks are left alone.
     func deblockPicture(_ picture: DecoderPicture) {
+        if interlace.mbaff {
+            deblockMBAFFPicture(picture)
+            return
+        }
         let w = widthInMbs
         let lumaPlane = MutablePlaneView(base: picture.luma, width: picture.width, height: picture.height, stride: picture.width)
         let hasChroma = picture.chromaWidth > 0

@@ -59,6 +59,8 @@ extension NativeH264Decoder {
         interlace.frame = frame
         interlace.secondField = second
         interlace.fieldPicture = parity != 0
+        interlace.fieldScan = parity != 0
+        interlace.mbaff = parity == 0 && sps.mbAdaptiveFrameFieldFlag
         if parity != 0 {
             heightInMbs = sps.frameHeightInMbs / 2
             current = fields.field(parity)
@@ -113,8 +115,12 @@ extension NativeH264Decoder {
               let fields = frame.fields else {
             current = nil
             currentFirstHeader = nil
+            interlace.mbaff = false
+            interlace.fieldScan = false
             if interlace.fieldPicture, let sps = activeSPS {
                 interlace.fieldPicture = false
+                interlace.fieldScan = false
+                interlace.mbaff = false
                 heightInMbs = sps.frameHeightInMbs
             }
             return
@@ -131,6 +137,8 @@ extension NativeH264Decoder {
         storeMotion(of: picture)
         deblockPicture(picture)
         interlace.fieldPicture = false
+        interlace.fieldScan = false
+        interlace.mbaff = false
         heightInMbs = sps.frameHeightInMbs
         frame.concealedMacroblocks += concealed
         if parity != 0 {

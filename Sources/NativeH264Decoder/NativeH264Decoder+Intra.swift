@@ -16,8 +16,9 @@ extension NativeH264Decoder {
             let topAvailable = topMb >= 0 && isAvailable(topMb, context)
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterOfBlock[index]
-                let predicted = predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1,
-                                                      topMb: topAvailable ? topMb : -1, context)
+                let predicted = interlace.mbaff
+                    ? predictedIntraModeMBAFF(mb, raster: raster)
+                    : predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1, topMb: topAvailable ? topMb : -1, context)
                 var mode = predicted
                 if !reader.bit() {
                     let remaining = Int(reader.bits(3))
@@ -78,16 +79,22 @@ extension NativeH264Decoder {
         let base = mb * 16
         let picture = context.picture
         let isNxN = type == 0
-        let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
-        let left = leftMb >= 0 && isAvailableForIntra(leftMb, context)
-        let top = topMb >= 0 && isAvailableForIntra(topMb, context)
-        let topLeft = leftMb >= 0 && topMb >= 0 && isAvailableForIntra(topMb - 1, context)
-        let topRight = topMb >= 0 && mbX < widthInMbs - 1 && isAvailableForIntra(topMb + 1, context)
+        let left: Bool, top: Bool, topLeft: Bool, topRight: Bool
+        if interlace.mbaff {
+            // I slices only: every available neighbour is intra (constrained_intra_pred_flag changes nothing).
+            (left, top, topLeft, topRight) = (mbaffNeighbours.left, mbaffNeighbours.top, mbaffNeighbours.topLeft, mbaffNeighbours.topRight)
+        } else {
+            let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
+            left = leftMb >= 0 && isAvailableForIntra(leftMb, context)
+            top = topMb >= 0 && isAvailableForIntra(topMb, context)
+            topLeft = leftMb >= 0 && topMb >= 0 && isAvailableForIntra(topMb - 1, context)
+            topRight = topMb >= 0 && mbX < widthInMbs - 1 && isAvailableForIntra(topMb + 1, context)
+        }
         let qp = context.qp
-        let lumaPlane = PlaneView(base: picture.luma, width: picture.width, height: picture.height, stride: picture.width)
-        let origin = picture.luma + mbY * 16 * picture.width + mbX * 16
+        let samples = macroblockSamples(mb, picture)
+        let lumaPlane = samples.luma, origin = samples.lumaOrigin, stride = samples.lumaStride
         if isNxN && mbTransform8x8[mb] & 16 != 0 {
-            try reconstructIntra8x8Luma(mb, left: left, top: top, topLeft: topLeft, topRight: topRight, context)
+            try reconstructIntra8x8Luma(mb, left: left, top: top, topLeft: topLeft, topRight: topRight, samples: samples, context)
         } else if isNxN {
             for index in 0..<16 {
                 let raster = Self.rasterOfBlock[index]
@@ -106,11 +113,11 @@ extension NativeH264Decoder {
                 guard let mode = Intra4x4Mode(rawValue: Int(intraModes[base + raster])), mode.isUsable(with: neighbours) else {
                     throw SliceDataError(field: "prev_intra4x4_pred_mode (mode needs unavailable neighbours)")
                 }
-                let destination = origin + y * 4 * picture.width + x * 4
-                Intra4x4Prediction.fast(mode, plane: lumaPlane, x: mbX * 16 + x * 4, y: mbY * 16 + y * 4, neighbours: neighbours,
-                                        into: destination, stride: picture.width)
+                let destination = origin + y * 4 * stride + x * 4
+                Intra4x4Prediction.fast(mode, plane: lumaPlane, x: samples.lumaX + x * 4, y: samples.lumaY + y * 4, neighbours: neighbours,
+                                        into: destination, stride: stride)
                 if lumaTotals[base + raster] != 0 {
-                    addResidual(coefficients + raster * 16, dc: nil, qP: qp, list: 0, to: destination, stride: picture.width)
+                    addResidual(coefficients + raster * 16, dc: nil, qP: qp, list: 0, to: destination, stride: stride)
                 }
             }
         } else {
@@ -121,10 +128,10 @@ extension NativeH264Decoder {
             guard let mode = Intra16x16Mode(rawValue: (type - 1) % 4), mode.isUsable(with: neighbours) else {
                 throw SliceDataError(field: "mb_type (Intra16x16 mode needs unavailable neighbours)")
             }
-            Intra16x16Prediction.fast(mode, plane: lumaPlane, x: mbX * 16, y: mbY * 16, neighbours: neighbours, into: origin, stride: picture.width)
+            Intra16x16Prediction.fast(mode, plane: lumaPlane, x: samples.lumaX, y: samples.lumaY, neighbours: neighbours, into: origin, stride: stride)
             let dc = coefficients + Self.lumaDCOffset
             let raster = coefficients + Self.transformOffset
-            if interlace.fieldPicture { InterlacedScans.unscan4x4(dc, into: raster) } else { Zigzag.unscan(dc, into: raster) }
+            if interlace.fieldScan { InterlacedScans.unscan4x4(dc, into: raster) } else { Zigzag.unscan(dc, into: raster) }
             if scaling.isFlat {
                 DCTransforms.inverseLumaDC(raster, qP: qp)
             } else {
@@ -134,7 +141,7 @@ extension NativeH264Decoder {
             for block in 0..<16 {
                 let x = block & 3, y = block >> 2
                 if dc[block] == 0 && lumaTotals[base + block] == 0 { continue }
-                addResidual(coefficients + block * 16, dc: dc[block], qP: qp, list: 0, to: origin + y * 4 * picture.width + x * 4, stride: picture.width)
+                addResidual(coefficients + block * 16, dc: dc[block], qP: qp, list: 0, to: origin + y * 4 * stride + x * 4, stride: stride)
             }
         }
         if context.hasChroma {
@@ -146,10 +153,9 @@ extension NativeH264Decoder {
                 throw SliceDataError(field: "intra_chroma_pred_mode (mode needs unavailable neighbours)")
             }
             for component in 0..<2 {
-                let plane = component == 0 ? picture.cb : picture.cr
-                let view = PlaneView(base: plane, width: picture.chromaWidth, height: picture.chromaHeight, stride: picture.chromaWidth)
-                IntraChromaPrediction.fast(mode, plane: view, x: mbX * 8, y: mbY * 8, neighbours: neighbours,
-                                           into: plane + mbY * 8 * picture.chromaWidth + mbX * 8, stride: picture.chromaWidth)
+                IntraChromaPrediction.fast(mode, plane: component == 0 ? samples.cb : samples.cr, x: samples.chromaX, y: samples.chromaY,
+                                           neighbours: neighbours, into: component == 0 ? samples.cbOrigin : samples.crOrigin,
+                                           stride: samples.chromaStride)
             }
             addChromaResidual(mb, cbp: cbp, picture: picture)
         }

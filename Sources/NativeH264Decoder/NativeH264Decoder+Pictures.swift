@@ -72,6 +72,7 @@ extension NativeH264Decoder {
             useMotion(ownMotion)
             chromaTotals = Self.table(count * 8, UInt8(0))
             mbTransform8x8 = Self.table(count, UInt8(0))
+            mbField = Self.table(count, UInt8(0))
         }
         var size = min(limits.maxDpbMbs / (w * h), 16)
         if let restriction = sps.vuiParameters?.bitstreamRestriction {

@@ -5,6 +5,7 @@ extension NativeH264Decoder {
     /// available neighbours (an I_PCM neighbour counts 16, a skipped one 0).
     @inline(__always)
     func lumaNC(_ mb: Int, x: Int, y: Int, _ context: SliceContext) -> Int {
+        if interlace.mbaff { return lumaNCMBAFF(mb, x: x, y: y) }
         var left = -1, top = -1
         if x > 0 { left = Int(lumaTotals[mb * 16 + y * 4 + x - 1]) }
         else if mb % widthInMbs > 0 && isAvailable(mb - 1, context) { left = Int(lumaTotals[(mb - 1) * 16 + y * 4 + 3]) }
@@ -17,6 +18,7 @@ extension NativeH264Decoder {
     /// nC of a 4:2:0 chroma AC block (§9.2.1), `component` 0 (Cb) or 1 (Cr), (x, y) in 0…1.
     @inline(__always)
     func chromaNC(_ mb: Int, component: Int, x: Int, y: Int, _ context: SliceContext) -> Int {
+        if interlace.mbaff { return chromaNCMBAFF(mb, component: component, x: x, y: y) }
         let c = component * 4
         var left = -1, top = -1
         if x > 0 { left = Int(chromaTotals[mb * 8 + c + y * 2]) }
@@ -84,7 +86,7 @@ extension NativeH264Decoder {
     @inline(__always)
     func addResidual(_ levels: UnsafeMutablePointer<Int32>, dc: Int32?, qP: Int, list: Int, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
         let block = coefficients + Self.transformOffset
-        if interlace.fieldPicture { InterlacedScans.unscan4x4(levels, into: block) } else { Zigzag.unscan(levels, into: block) }
+        if interlace.fieldScan { InterlacedScans.unscan4x4(levels, into: block) } else { Zigzag.unscan(levels, into: block) }
         if !scaling.isFlat {
             Quantisation.dequantise(block, qP: qP, levelScale: scaling.levelScale4x4 + list * 96 + (qP % 6) * 16, keepingDC: dc != nil)
             if let dc { block[0] = dc }
@@ -115,7 +117,7 @@ extension NativeH264Decoder {
     /// Adds the chroma residual (§8.5.11): the 2x2 DC transform per component, then each 4x4 block.
     func addChromaResidual(_ mb: Int, cbp: Int, picture: DecoderPicture) {
         guard cbp >> 4 != 0, picture.chromaWidth > 0 else { return }
-        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        let samples = macroblockSamples(mb, picture)
         for component in 0..<2 {
             let qP = Int(component == 0 ? mbQPCb[mb] : mbQPCr[mb])
             let list = (mbKind[mb] == Kind.inter ? 4 : 1) + component
@@ -125,13 +127,13 @@ extension NativeH264Decoder {
             } else {
                 DCTransforms.inverseChromaDC(dc, qP: qP, dcScale: scaling.levelScale4x4[list * 96 + (qP % 6) * 16])
             }
-            let plane = component == 0 ? picture.cb : picture.cr
+            let origin = component == 0 ? samples.cbOrigin : samples.crOrigin
             for block in 0..<4 {
                 let levels = coefficients + Self.chromaACOffset + (component * 4 + block) * 16
                 if dc[block] == 0 && chromaTotals[mb * 8 + component * 4 + block] == 0 { continue }
                 let x = block & 1, y = block >> 1
                 addResidual(levels, dc: dc[block], qP: qP, list: list,
-                            to: plane + (mbY * 8 + y * 4) * picture.chromaWidth + mbX * 8 + x * 4, stride: picture.chromaWidth)
+                            to: origin + y * 4 * samples.chromaStride + x * 4, stride: samples.chromaStride)
             }
         }
     }

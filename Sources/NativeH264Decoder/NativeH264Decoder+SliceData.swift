@@ -95,17 +95,16 @@ extension NativeH264Decoder {
     /// I_PCM (§7.3.5, §8.3.5): samples copied from the stream.
     func decodePCM(_ mb: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         reader.position = (reader.position + 7) & ~7
-        let picture = context.picture
-        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        let samples = macroblockSamples(mb, context.picture)
         for y in 0..<16 {
-            let row = picture.luma + (mbY * 16 + y) * picture.width + mbX * 16
+            let row = samples.lumaOrigin + y * samples.lumaStride
             for x in 0..<16 { row[x] = UInt8(truncatingIfNeeded: reader.bits(8)) }
         }
         if context.hasChroma {
             for component in 0..<2 {
-                let plane = component == 0 ? picture.cb : picture.cr
+                let origin = component == 0 ? samples.cbOrigin : samples.crOrigin
                 for y in 0..<8 {
-                    let row = plane + (mbY * 8 + y) * picture.chromaWidth + mbX * 8
+                    let row = origin + y * samples.chromaStride
                     for x in 0..<8 { row[x] = UInt8(truncatingIfNeeded: reader.bits(8)) }
                 }
             }

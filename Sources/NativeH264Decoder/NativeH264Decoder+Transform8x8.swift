@@ -43,7 +43,7 @@ extension NativeH264Decoder {
     @inline(__always)
     func add8x8Residual(_ levels: UnsafeMutablePointer<Int32>, qP: Int, intra: Bool, to samples: UnsafeMutablePointer<UInt8>, stride: Int) {
         let block = coefficients + Self.transformOffset
-        if interlace.fieldPicture { InterlacedScans.unscan8x8(levels, into: block) } else { Transform8x8.unscan(levels, into: block) }
+        if interlace.fieldScan { InterlacedScans.unscan8x8(levels, into: block) } else { Transform8x8.unscan(levels, into: block) }
         Quantisation8x8.dequantise(block, qP: qP, levelScale: scaling.levelScale8x8 + (intra ? 0 : 384) + (qP % 6) * 64)
         Transform8x8.inverse(block)
         Transform8x8.add(block, to: samples, stride: stride)
@@ -62,11 +62,9 @@ extension NativeH264Decoder {
     /// The luma of an I_NxN macroblock with transform_size_8x8_flag (§8.3.2): each 8x8 block predicted
     /// (Intra_8x8 with the reference sample filtering) and its residual added, in order, from the
     /// availability of the neighbouring macroblocks for intra prediction.
-    func reconstructIntra8x8Luma(_ mb: Int, left: Bool, top: Bool, topLeft: Bool, topRight: Bool, _ context: SliceContext) throws(SliceDataError) {
-        let picture = context.picture
-        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
-        let plane = PlaneView(base: picture.luma, width: picture.width, height: picture.height, stride: picture.width)
-        let origin = picture.luma + mbY * 16 * picture.width + mbX * 16
+    func reconstructIntra8x8Luma(_ mb: Int, left: Bool, top: Bool, topLeft: Bool, topRight: Bool, samples: MacroblockSamples,
+                                 _ context: SliceContext) throws(SliceDataError) {
+        let plane = samples.luma, origin = samples.lumaOrigin, stride = samples.lumaStride
         let mask = Int(mbTransform8x8[mb])
         for b8 in 0..<4 {
             let x = b8 & 1, y = b8 >> 1
@@ -81,11 +79,11 @@ extension NativeH264Decoder {
             guard let mode = Intra4x4Mode(rawValue: Int(intraModes[mb * 16 + raster])), mode.isUsable(with: neighbours) else {
                 throw SliceDataError(field: "prev_intra8x8_pred_mode (mode needs unavailable neighbours)")
             }
-            let destination = origin + y * 8 * picture.width + x * 8
-            Intra8x8Prediction.predict(mode, plane: plane, x: mbX * 16 + x * 8, y: mbY * 16 + y * 8, neighbours: neighbours,
-                                       into: destination, stride: picture.width)
+            let destination = origin + y * 8 * stride + x * 8
+            Intra8x8Prediction.predict(mode, plane: plane, x: samples.lumaX + x * 8, y: samples.lumaY + y * 8, neighbours: neighbours,
+                                       into: destination, stride: stride)
             if mask & (1 << b8) != 0 {
-                add8x8Residual(coefficients + b8 * 64, qP: context.qp, intra: true, to: destination, stride: picture.width)
+                add8x8Residual(coefficients + b8 * 64, qP: context.qp, intra: true, to: destination, stride: stride)
             }
         }
     }

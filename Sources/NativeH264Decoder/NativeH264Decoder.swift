@@ -13,7 +13,9 @@ import MediaCore
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift). Unsupported features (SP/SI slices, MBAFF frames, FMO with several slice groups, high bit depths) are refused with
+/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I slices,
+/// CAVLC or CABAC, with their deblocking (NativeH264Decoder+MBAFF.swift, +MBAFFDeblocking, ``MBAFFGeometry``). Unsupported
+/// features (SP/SI slices, the P and B slices of MBAFF frames, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -86,6 +88,10 @@ public final class NativeH264Decoder {
     @exclusivity(unchecked) var chromaTotals = NativeH264Decoder.table(1, UInt8(0))
     // Per macroblock: transform_size_8x8_flag (bit 4) and which 8x8 luma blocks have coefficients (bits 0…3).
     @exclusivity(unchecked) var mbTransform8x8 = NativeH264Decoder.table(1, UInt8(0))
+    /// Per macroblock of an MBAFF frame: mb_field_decoding_flag (1: a field macroblock).
+    @exclusivity(unchecked) var mbField = NativeH264Decoder.table(1, UInt8(0))
+    /// The neighbours of the current macroblock of an MBAFF frame (Table 6-4), set before it is decoded.
+    @exclusivity(unchecked) var mbaffNeighbours = MBAFFMacroblockNeighbours()
 
     // Scratch, allocated once.
     let coefficients: UnsafeMutablePointer<Int32>
@@ -178,6 +184,7 @@ public final class NativeH264Decoder {
     func freeTables() {
         mbSlice.deallocate(); mbKind.deallocate(); mbQP.deallocate(); mbQPCb.deallocate(); mbQPCr.deallocate()
         intraModes.deallocate(); lumaTotals.deallocate(); chromaTotals.deallocate(); mbTransform8x8.deallocate()
+        mbField.deallocate()
     }
 
     /// Luma levels (16 blocks × 16, or 4 8x8 blocks × 64), Intra16x16 DC (16), chroma DC (2 × 4), chroma AC
@@ -287,7 +294,9 @@ public final class NativeH264Decoder {
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
             do throws(SliceDataError) {
-                if pps.entropyCodingModeFlag {
+                if interlace.mbaff && !pps.entropyCodingModeFlag {
+                    try decodeSliceDataMBAFF(&reader, &context)
+                } else if pps.entropyCodingModeFlag {
                     try decodeSliceDataCABAC(&reader, &context)
                 } else {
                     try decodeSliceData(&reader, &context)
@@ -316,7 +325,11 @@ public final class NativeH264Decoder {
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            throw .unsupportedFeature("interlaced coding: MBAFF frames (mb_adaptive_frame_field_flag 1)", nalIndex: nalIndex)
+            // MBAFF frames: I slices (CAVLC or CABAC) are decoded and deblocked (NativeH264Decoder+MBAFF.swift, +MBAFFDeblocking);
+            // P and B slices are not written yet.
+            if header.sliceType != .i {
+                throw .unsupportedFeature("interlaced coding: MBAFF frames' P and B slices", nalIndex: nalIndex)
+            }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }

@@ -6,7 +6,8 @@ import TestSupport
 /// x264 streams of interlaced sequences (frame_mbs_only_flag 0). `--fake-interlaced` codes frame pictures in an
 /// interlaced sequence (the frame half of PAFF: frames stored as field pairs, reference lists of frames whose
 /// fields are both references, direct prediction with direct_8x8_inference): every frame must hash like ffmpeg's.
-/// `--tff`/`--bff` code MBAFF frames, which the decoder does not implement yet: they must be refused by name.
+/// `--tff`/`--bff` code MBAFF frames: I slices (CAVLC or CABAC) are decoded and deblocked (every frame must hash like
+/// ffmpeg's); P and B slices of MBAFF frames are not implemented yet: refused by name.
 @Suite("Native H.264 decoder: x264 interlaced streams against ffmpeg", .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")))
 struct InterlacedStreamTests {
     /// (size, source filter, x264 options) of frame pictures in interlaced sequences.
@@ -34,6 +35,42 @@ struct InterlacedStreamTests {
         #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
     }
 
+    /// (source filter, x264 options) of MBAFF frames the decoder decodes: I slices (CAVLC or CABAC), from interlaced sources (two
+    /// moments woven into each frame) so that x264 codes a mix of field and frame pairs; without deblocking (the
+    /// reconstruction alone) and with it (§8.7 in MBAFF frames: field macroblocks per field, mixed edges).
+    static let mbaffIntraOptionSets: [(String, [String])] = [
+        ("scroll=h=0.004,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--no-cabac", "--keyint", "1", "--no-deblock"]),
+        ("tinterlace=mode=interleave_top", ["--profile", "high", "--bff", "--no-cabac", "--keyint", "1", "--no-deblock", "--slices", "3"]),
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "main", "--tff", "--no-cabac", "--keyint", "1", "--no-deblock",
+                                                                 "--qp", "12"]),
+        ("tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--no-cabac", "--keyint", "1", "--no-deblock", "--cqm", "jvt", "--qp", "40"]),
+        ("scroll=h=0.004,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--no-cabac", "--keyint", "1", "--qp", "36"]),
+        ("tinterlace=mode=interleave_top", ["--profile", "main", "--bff", "--no-cabac", "--keyint", "1", "--slices", "3",
+                                            "--deblock", "2:1", "--qp", "30"]),
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--no-cabac", "--keyint", "1",
+                                                                 "--deblock", "-1:-2", "--qp", "44"]),
+        // CABAC.
+        ("scroll=h=0.004,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--keyint", "1", "--no-deblock"]),
+        ("tinterlace=mode=interleave_top", ["--profile", "main", "--bff", "--keyint", "1", "--slices", "3", "--qp", "30"]),
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--keyint", "1", "--qp", "14"]),
+        ("scroll=h=0.004,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--keyint", "1", "--cqm", "jvt", "--qp", "38"]),
+    ]
+
+    @Test("x264 --tff/--bff intra-only (MBAFF I slices, CAVLC or CABAC, with and without deblocking): every frame equals ffmpeg's",
+          arguments: mbaffIntraOptionSets.indices)
+    func mbaffIntra(_ index: Int) throws {
+        let (filter, options) = Self.mbaffIntraOptionSets[index]
+        let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", filter: filter, options: options)
+        let reference = try PeerStreamTests.ffmpegHashes(path)
+        let result = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(result.errors.isEmpty, "\(options): \(result.errors)")
+        let ours = result.frames.map(DecoderRun.md5)
+        let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        print("x264 MBAFF intra \(options): \(ours.count) frames, \(zip(ours, reference).filter { $0.0 == $0.1 }.count) equal to ffmpeg's")
+        #expect(ours.count == 24 && ours == reference, "\(options): \(ours.count) frames; first differing \(String(describing: firstBad))")
+        #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
+    }
+
     /// MBAFF option sets (x264's interlaced coding), with B-frames and weighted prediction.
     static let mbaffOptionSets: [[String]] = [
         ["--profile", "high", "--tff", "--bframes", "2"],
@@ -41,7 +78,7 @@ struct InterlacedStreamTests {
         ["--profile", "main", "--tff", "--no-cabac", "--bframes", "2", "--weightp", "2"],
     ]
 
-    @Test("x264 --tff/--bff (MBAFF): refused with the typed error naming MBAFF, no frame invented", arguments: mbaffOptionSets.indices)
+    @Test("x264 --tff/--bff (MBAFF with P/B slices): refused with the typed error naming MBAFF, no frame invented", arguments: mbaffOptionSets.indices)
     func mbaffRefused(_ index: Int) throws {
         let options = Self.mbaffOptionSets[index]
         let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", options: options)
@@ -51,6 +88,8 @@ struct InterlacedStreamTests {
             return
         }
         #expect(feature.contains("MBAFF"))
-        #expect(result.frames.isEmpty)
+        // The I frame decodes before the first P slice is refused: what came out must be ffmpeg's first frames.
+        let ours = result.frames.map(DecoderRun.md5)
+        #expect(ours == Array(try PeerStreamTests.ffmpegHashes(path).prefix(ours.count)), "\(options): \(ours.count) frames out")
     }
 }
