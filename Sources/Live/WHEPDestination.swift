@@ -125,12 +125,7 @@ public final class WHEPDestination: LiveDestination {
             state.audio = audio
             state.omittedAudio = audioFormat == nil ? stream.audio?.codec : nil
         }
-        endpoint.sentH264 = stream.video.flatMap(Self.profileLevelID(of:))
-    }
-
-    /// The `profile-level-id` of a format's SPS (RFC 6184 §8.1), which a new viewer's answer is chosen by.
-    static func profileLevelID(of format: FormatDescription) -> SDPH264Parameters.ProfileLevelID? {
-        format.parameterSets.lazy.compactMap { SDPH264Parameters.ProfileLevelID(sequenceParameterSet: $0) }.first
+        endpoint.sentH264 = stream.video.flatMap(SDPH264Parameters.ProfileLevelID.init(sequenceParameterSetOf:))
     }
 
     /// Packetizes a frame once and hands its packets to every connected viewer.
@@ -146,7 +141,7 @@ public final class WHEPDestination: LiveDestination {
             isKeyFrame = frame.isKeyFrame
             // The stream's parameters may change at a key frame (the next publisher of `serve whip`): viewers who
             // come from now on are answered with the payload type of the new profile.
-            if frame.isKeyFrame, let id = Self.profileLevelID(of: frame.format), id != endpoint.sentH264 { endpoint.sentH264 = id }
+            if frame.isKeyFrame, let id = SDPH264Parameters.ProfileLevelID(sequenceParameterSetOf: frame.format), id != endpoint.sentH264 { endpoint.sentH264 = id }
             try state.withLock { state throws(RTPPacketizerError) in
                 guard var stream = state.video.take() else { return }
                 defer { state.video = stream }

@@ -76,7 +76,7 @@ public final class WHIPDestination: LiveDestination {
     /// forbids B slices, unless the SPS says Constrained High) — at the SPS's level, level 3.1 at least. `nil` for a
     /// profile WebRTC does not negotiate.
     static func offeredProfiles(for format: FormatDescription) -> [SDPH264Parameters.ProfileLevelID]? {
-        let sps = format.parameterSets.lazy.compactMap { SDPH264Parameters.ProfileLevelID(sequenceParameterSet: $0) }.first
+        let sps = SDPH264Parameters.ProfileLevelID(sequenceParameterSetOf: format)
         let level = max(sps?.levelIDC ?? 0x1F, 0x1F)
         let high = SDPH264Parameters.ProfileLevelID(profileIDC: 0x64, constraints: 0x00, levelIDC: level)
         let profile: SDPH264Parameters.ProfileLevelID.Profile

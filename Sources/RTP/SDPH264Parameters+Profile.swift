@@ -1,3 +1,5 @@
+import MediaCore
+
 extension SDPH264Parameters.ProfileLevelID {
     /// The H.264 profile a `profile-level-id` names, read from `profile_idc` and the constraint flags as RFC 6184
     /// §8.1 Table 5 (and Annex A of H.264) lay them out — the classification Chromium's WebRTC negotiates on.
@@ -93,5 +95,12 @@ extension SDPH264Parameters.ProfileLevelID {
     public init?(sequenceParameterSet sps: [UInt8]) {
         guard sps.count >= 4, sps[0] & 0x1F == 7 else { return nil }
         self.init(profileIDC: sps[1], constraints: sps[2], levelIDC: sps[3])
+    }
+
+    /// The `profile-level-id` of a format's first SPS (RFC 6184 §8.1), or `nil` when its parameter sets hold none.
+    /// - Parameter format: an H.264 format description.
+    public init?(sequenceParameterSetOf format: FormatDescription) {
+        guard let id = format.parameterSets.lazy.compactMap(Self.init(sequenceParameterSet:)).first else { return nil }
+        self = id
     }
 }

@@ -185,13 +185,9 @@ public final class WHIPClient: Sendable {
     }
 
     /// A `Location` made absolute (RFC 9110 §10.2.2: a URI reference resolved against the request's URL).
+    /// A whole URL that does not parse is kept as it is (the request to it then fails with the reason).
     static func resolve(_ location: String, against base: HTTPURL) -> String {
-        if location.lowercased().hasPrefix("http://") || location.lowercased().hasPrefix("https://") { return location }
-        let origin = base.origin
-        if location.hasPrefix("/") { return origin + location }
-        let path = base.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
-        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "/"
-        return origin + directory + location
+        (try? base.resolving(location))?.description ?? location
     }
 
     /// The address the kernel would send to the endpoint from (a connected UDP socket's local address), any port.
