@@ -18,6 +18,8 @@ extension NativeH264Decoder {
         let crPlane = MutablePlaneView(base: picture.cr, width: max(picture.chromaWidth, 1), height: max(picture.chromaHeight, 1),
                                        stride: max(picture.chromaWidth, 1))
         let fieldPicture = interlace.fieldPicture
+        // A vertical vector difference of 4 quarter frame samples is 2 quarter field samples (§8.7.2.1, NOTE).
+        let verticalLimit = fieldPicture ? 2 : 4
         for mb in 0..<(w * heightInMbs) {
             let slice = mbSlice[mb]
             guard slice >= pictureFirstSlice else { continue }
@@ -48,17 +50,7 @@ extension NativeH264Decoder {
                 }
                 any = 3
             } else {
-                // The blocks with coefficients, one bit per 4x4 block in raster order (an 8x8 block's bit for its four).
-                var coded = 0
-                if transform & 16 != 0 {
-                    if transform & 1 != 0 { coded |= 0x0033 }
-                    if transform & 2 != 0 { coded |= 0x00CC }
-                    if transform & 4 != 0 { coded |= 0x3300 }
-                    if transform & 8 != 0 { coded |= 0xCC00 }
-                } else {
-                    let totals = lumaTotals + mb * 16
-                    for block in 0..<16 where totals[block] != 0 { coded |= 1 << block }
-                }
+                let coded = codedBlocks(mb)
                 let base = mb * 16
                 if filterLeft {
                     if mbKind[left] != Kind.inter {
@@ -67,7 +59,7 @@ extension NativeH264Decoder {
                     } else {
                         for segment in 0..<4 {
                             let p = left * 16 + segment * 4 + 3, q = base + segment * 4
-                            let value = (coded >> (segment * 4)) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q)
+                            let value = (coded >> (segment * 4)) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q, verticalLimit: verticalLimit)
                             strengths[segment] = value
                             any |= value
                         }
@@ -83,7 +75,7 @@ extension NativeH264Decoder {
                     } else {
                         for segment in 0..<4 {
                             let p = top * 16 + 12 + segment, q = base + segment
-                            let value = (coded >> segment) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q)
+                            let value = (coded >> segment) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q, verticalLimit: verticalLimit)
                             strengths[16 + segment] = value
                             any |= value
                         }
@@ -91,24 +83,7 @@ extension NativeH264Decoder {
                 } else {
                     for segment in 0..<4 { strengths[16 + segment] = 0 }
                 }
-                // An inter macroblock without luma coefficients whose 16 blocks share one motion has bS 0 on every inner
-                // edge (§8.7.2.1).
-                let uniform = coded == 0 && sameMotion(mb)
-                for edge in 1..<4 {
-                    if uniform || (innerMask != 0 && edge != 2) {
-                        for segment in 0..<4 { strengths[edge * 4 + segment] = 0; strengths[16 + edge * 4 + segment] = 0 }
-                        continue
-                    }
-                    for segment in 0..<4 {
-                        let vp = segment * 4 + edge - 1, vq = vp + 1
-                        let vertical = (coded >> vp | coded >> vq) & 1 != 0 ? 2 : motionStrength(p: base + vp, q: base + vq)
-                        let hp = (edge - 1) * 4 + segment, hq = hp + 4
-                        let horizontal = (coded >> hp | coded >> hq) & 1 != 0 ? 2 : motionStrength(p: base + hp, q: base + hq)
-                        strengths[edge * 4 + segment] = vertical
-                        strengths[16 + edge * 4 + segment] = horizontal
-                        any |= vertical | horizontal
-                    }
-                }
+                any |= setInterInnerStrengths(mb, coded: coded, innerMask: innerMask, verticalLimit: verticalLimit, strengths)
             }
             if any == 0 { continue }
             let here = Int(mbQP[mb])
@@ -134,12 +109,52 @@ extension NativeH264Decoder {
         }
     }
 
-    /// bS of the edge between 4x4 luma blocks p and q (indices into the per-block tables) (§8.7.2.1).
+    /// The 4x4 luma blocks of macroblock `mb` whose transform block has non-zero coefficients (§8.7.2.1, bS 2), one
+    /// bit per block in raster order: a 4x4 block's own, or with transform_size_8x8_flag its 8x8 block's for all four.
     @inline(__always)
-    func strength(p: Int, q: Int, pIntra: Bool, qIntra: Bool, edge: Bool) -> Int {
-        if pIntra || qIntra { return edge ? 4 : 3 }
-        if hasCoefficients(p) || hasCoefficients(q) { return 2 }
-        return motionStrength(p: p, q: q)
+    func codedBlocks(_ mb: Int) -> Int {
+        let transform = mbTransform8x8[mb]
+        var coded = 0
+        if transform & 16 != 0 {
+            if transform & 1 != 0 { coded |= 0x0033 }
+            if transform & 2 != 0 { coded |= 0x00CC }
+            if transform & 4 != 0 { coded |= 0x3300 }
+            if transform & 8 != 0 { coded |= 0xCC00 }
+        } else {
+            let totals = lumaTotals + mb * 16
+            for block in 0..<16 where totals[block] != 0 { coded |= 1 << block }
+        }
+        return coded
+    }
+
+    /// bS of the inner edges of inter macroblock `mb` (§8.7.2.1) into `strengths` (vertical edges 1…3 at 4…15,
+    /// horizontal ones at 20…31): 2 where either 4x4 block's transform block has coefficients (`coded`, from
+    /// ``codedBlocks(_:)``), else the motion comparison with `verticalLimit`; 0 on the edges inside 8x8 transform
+    /// blocks (`innerMask` ≠ 0) and on every edge of a macroblock without coefficients whose 16 blocks share one
+    /// motion. Returns the values or-ed together (0: nothing to filter inside).
+    @inline(__always)
+    func setInterInnerStrengths(_ mb: Int, coded: Int, innerMask: Int, verticalLimit: Int, _ strengths: UnsafeMutablePointer<Int>) -> Int {
+        let base = mb * 16
+        let uniform = coded == 0 && sameMotion(mb)
+        var any = 0
+        for edge in 1..<4 {
+            if uniform || (innerMask != 0 && edge != 2) {
+                for segment in 0..<4 { strengths[edge * 4 + segment] = 0; strengths[16 + edge * 4 + segment] = 0 }
+                continue
+            }
+            for segment in 0..<4 {
+                let vp = segment * 4 + edge - 1, vq = vp + 1
+                let vertical = (coded >> vp | coded >> vq) & 1 != 0 ? 2
+                    : motionStrength(p: base + vp, q: base + vq, verticalLimit: verticalLimit)
+                let hp = (edge - 1) * 4 + segment, hq = hp + 4
+                let horizontal = (coded >> hp | coded >> hq) & 1 != 0 ? 2
+                    : motionStrength(p: base + hp, q: base + hq, verticalLimit: verticalLimit)
+                strengths[edge * 4 + segment] = vertical
+                strengths[16 + edge * 4 + segment] = horizontal
+                any |= vertical | horizontal
+            }
+        }
+        return any
     }
 
     /// Whether the transform block holding 4x4 luma block `block` (an index into the per-block tables) has

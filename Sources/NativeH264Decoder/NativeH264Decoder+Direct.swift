@@ -242,15 +242,16 @@ extension NativeH264Decoder {
 
     /// bS 1 or 0 of an edge between two inter blocks without coefficients (§8.7.2.1), across both lists: 1
     /// when they use different reference pictures or a different number of vectors, or when the vectors
-    /// for the same picture differ by 4 quarter samples or more in either component.
+    /// for the same picture differ by 4 quarter samples or more horizontally, `verticalLimit` vertically (4 in
+    /// frame macroblocks, 2 in field macroblocks: 4 quarter frame samples are 2 quarter field samples).
     @inline(__always)
-    func motionStrength(p: Int, q: Int) -> Int {
+    func motionStrength(p: Int, q: Int, verticalLimit: Int) -> Int {
         let p0 = refIdentities[p], p1 = refIdentitiesL1[p], q0 = refIdentities[q], q1 = refIdentitiesL1[q]
         @inline(__always) func far(_ a: Int, list a1: Int, _ b: Int, list b1: Int) -> Bool {
             let ax = a1 == 0 ? motionX[a] : motionXL1[a], ay = a1 == 0 ? motionY[a] : motionYL1[a]
             let bx = b1 == 0 ? motionX[b] : motionXL1[b], by = b1 == 0 ? motionY[b] : motionYL1[b]
             // In Int: hostile vectors may be far apart (a difference of Int32.min has no Int32 magnitude).
-            return abs(Int(ax) - Int(bx)) >= 4 || abs(Int(ay) - Int(by)) >= (interlace.fieldPicture ? 2 : 4)
+            return abs(Int(ax) - Int(bx)) >= 4 || abs(Int(ay) - Int(by)) >= verticalLimit
         }
         if p1 < 0 && q1 < 0 {
             // List 0 only (every P macroblock).

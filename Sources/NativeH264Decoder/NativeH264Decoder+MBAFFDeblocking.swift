@@ -1,20 +1,22 @@
 import NativeH264Kernels
 
 extension NativeH264Decoder {
-    /// The deblocking filter over an MBAFF frame of intra macroblocks (§8.7; MBAFF frames have I slices only so
-    /// far, ``checkSupport(sps:pps:header:)``), macroblocks in address order (pair by pair, top then bottom),
-    /// each: luma then chroma, its left edge, inner vertical edges, top edge, inner horizontal edges.
+    /// The deblocking filter over an MBAFF frame (§8.7), macroblocks in address order (pair by pair, top then
+    /// bottom), each: luma then chroma, its left edge, inner vertical edges, top edge, inner horizontal edges.
     ///
     /// A field macroblock is filtered in its field (every other row of the frame, §8.7.1 fieldMbInFrameFlag):
-    /// its top edge meets the rows of the same field above its pair. Intra bS (§8.7.2.1): 4 on vertical
-    /// macroblock edges; on horizontal macroblock edges 4 only between two frame macroblocks, else 3
-    /// (mixedModeEdgeFlag, or field macroblocks); 3 inside. Mixed edges:
-    /// - the left edge of a field macroblock next to a frame pair: its rows 0–7 meet the pair's top macroblock,
-    ///   rows 8–15 its bottom one (qPp of each);
-    /// - the left edge of a frame macroblock next to a field pair: its even rows meet the top field macroblock,
-    ///   odd rows the bottom field one, filtered in each field;
+    /// its top edge meets the rows of the same field above its pair. bS (§8.7.2.1, ``mbaffEdgeStrength(p:q:vertical:bothFrame:mixed:verticalLimit:)``
+    /// on macroblock edges, as in progressive frames inside a macroblock, with a vertical vector limit of 2 quarter
+    /// samples in field macroblocks). Edges between a field and a frame macroblock pair (mixedModeEdgeFlag) take the
+    /// neighbours of Table 6-4 line by line:
+    /// - the left edge of a field macroblock next to a frame pair: its field row y meets frame row 2y + parity of
+    ///   the pair (rows 0–7 the top macroblock, 8–15 the bottom one), so bS changes every 2 rows;
+    /// - the left edge of a frame macroblock next to a field pair: its rows of each field meet that field's
+    ///   macroblock, filtered in the field, bS again per 2 rows;
     /// - the top edge of a frame pair's top macroblock under a field pair: filtered twice, once in each field
-    ///   against that field's macroblock (bS 3).
+    ///   against that field's macroblock;
+    /// - a chroma row takes the bS of the luma row twice its index in the same field or frame (as the JM reference
+    ///   decoder does: for 4:2:0, luma rows 4i and 4i + 1 of a frame macroblock next to a field pair, by parity).
     /// Each macroblock uses its slice's disable_deblocking_filter_idc and offsets; concealed macroblocks are left alone.
     func deblockMBAFFPicture(_ picture: DecoderPicture) {
         let w = widthInMbs
@@ -49,6 +51,7 @@ extension NativeH264Decoder {
                     mbSlice[n] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[n] == slice)
                 }
                 let field = mbField[mb] != 0
+                let limit = field ? 2 : 4
                 // The slots of the pairs left and above (top macroblocks; + w: bottom ones).
                 let leftTop = (2 * pairRow) * w + mbX - 1, aboveTop = (2 * pairRow - 2) * w + mbX
                 let filterLeft = mbX > 0 && usable(leftTop)
@@ -64,125 +67,181 @@ extension NativeH264Decoder {
                     (DeblockingThresholds(qPp: Int(mbQPCb[p]), qPq: hereCb, filterOffsetA: a, filterOffsetB: b),
                      DeblockingThresholds(qPp: Int(mbQPCr[p]), qPq: hereCr, filterOffsetA: a, filterOffsetB: b))
                 }
+                /// bS of the macroblock edge between block `p` and this macroblock's block `q` (raster index).
+                @inline(__always) func edge(_ p: Int, _ q: Int, vertical: Bool, mixed: Bool) -> Int {
+                    mbaffEdgeStrength(p: p, q: mb * 16 + q, vertical: vertical, bothFrame: !field && !mixed, mixed: mixed, verticalLimit: limit)
+                }
                 let (lumaView, cbView, crView) = field ? (bottom == 0 ? fieldViews.0 : fieldViews.1) : frameViews
                 let x = mbX * 16, y = field ? pairRow * 16 : (2 * pairRow + bottom) * 16
                 let cx = mbX * 8, cy = field ? pairRow * 8 : (2 * pairRow + bottom) * 8
                 let inner = DeblockingThresholds(qPp: here, qPq: here, filterOffsetA: a, filterOffsetB: b)
                 let innerChroma = (DeblockingThresholds(qPp: hereCb, qPq: hereCb, filterOffsetA: a, filterOffsetB: b),
                                    DeblockingThresholds(qPp: hereCr, qPq: hereCr, filterOffsetA: a, filterOffsetB: b))
-                // Inner edges, intra: bS 3; with transform_size_8x8_flag the luma edges 1 and 3 are not filtered.
-                let innerMask = mbTransform8x8[mb] & 16 != 0
-                @inline(__always) func setInner(vertical: Bool) {
-                    for index in 0..<32 { strengths[index] = 0 }
+                // Inner edges (the edge 0 entries are not read): intra bS 3, inter as in progressive frames; with
+                // transform_size_8x8_flag the luma edges 1 and 3 are not filtered.
+                let innerMask = mbTransform8x8[mb] & 16 != 0 ? 2 : 0
+                var anyInner = 3
+                if mbKind[mb] != Kind.inter {
                     for edge in 1..<4 {
-                        let value = innerMask && edge != 2 ? 0 : 3
-                        for segment in 0..<4 { strengths[(vertical ? 0 : 16) + edge * 4 + segment] = value }
+                        let value = innerMask != 0 && edge != 2 ? 0 : 3
+                        for segment in 0..<4 { strengths[edge * 4 + segment] = value; strengths[16 + edge * 4 + segment] = value }
                     }
+                } else {
+                    anyInner = setInterInnerStrengths(mb, coded: codedBlocks(mb), innerMask: innerMask, verticalLimit: limit, strengths)
                 }
                 let thresholds = (left: inner, top: inner, inner: inner)
                 let chromaThresholds = (cb: (left: innerChroma.0, top: innerChroma.0, inner: innerChroma.0),
                                         cr: (left: innerChroma.1, top: innerChroma.1, inner: innerChroma.1))
 
-                // Left macroblock edge (bS 4).
+                // Left macroblock edge.
                 if filterLeft {
                     if leftField == field {
-                        // Same coding: the macroblock in the same slot (same parity for field pairs).
-                        let t = luma(mb - 1), c = chroma(mb - 1)
-                        for segment in 0..<4 {
-                            DeblockingFilter.filter(lumaView, x: x, y: y + segment * 4, direction: .vertical, length: 4, strength: 4,
-                                                    thresholds: t, isChroma: false)
-                        }
-                        if hasChroma {
-                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .vertical, strengths: (4, 4, 4, 4),
+                        // Same coding: the macroblock in the same slot (same parity for field pairs), row for row.
+                        let n = mb - 1
+                        let s = (edge(n * 16 + 3, 0, vertical: true, mixed: false), edge(n * 16 + 7, 4, vertical: true, mixed: false),
+                                 edge(n * 16 + 11, 8, vertical: true, mixed: false), edge(n * 16 + 15, 12, vertical: true, mixed: false))
+                        Self.filterLumaMacroblockEdge(lumaView, x: x, y: y, direction: .vertical, strengths: s, thresholds: luma(n))
+                        if hasChroma && s.0 | s.1 | s.2 | s.3 != 0 {
+                            let c = chroma(n)
+                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .vertical, strengths: s,
                                                                cbThresholds: c.0, crThresholds: c.1)
                         }
                     } else if field {
-                        // A field macroblock next to a frame pair: rows 0–7 meet its top macroblock, 8–15 its bottom one.
-                        for segment in 0..<4 {
-                            DeblockingFilter.filter(lumaView, x: x, y: y + segment * 4, direction: .vertical, length: 4, strength: 4,
-                                                    thresholds: luma(segment < 2 ? leftTop : leftTop + w), isChroma: false)
-                        }
-                        if hasChroma {
-                            let upper = chroma(leftTop), lower = chroma(leftTop + w)
-                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .vertical, strengths: (4, 4, 0, 0),
-                                                               cbThresholds: upper.0, crThresholds: upper.1)
-                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .vertical, strengths: (0, 0, 4, 4),
-                                                               cbThresholds: lower.0, crThresholds: lower.1)
+                        // A field macroblock next to a frame pair: its rows 2s and 2s + 1 meet frame rows 4s + parity and
+                        // 4s + 2 + parity of the pair: block row s % 4 of the top (s < 4) or bottom macroblock.
+                        let upper = (luma(leftTop), chroma(leftTop)), lower = (luma(leftTop + w), chroma(leftTop + w))
+                        for segment in 0..<8 {
+                            let n = segment < 4 ? leftTop : leftTop + w
+                            let value = edge(n * 16 + (segment & 3) * 4 + 3, (segment >> 1) * 4, vertical: true, mixed: true)
+                            let (t, c) = segment < 4 ? upper : lower
+                            DeblockingFilter.filter(lumaView, x: x, y: y + 2 * segment, direction: .vertical, length: 2, strength: value,
+                                                    thresholds: t, isChroma: false)
+                            if hasChroma {
+                                DeblockingFilter.filter(cbView, x: cx, y: cy + segment, direction: .vertical, length: 1, strength: value,
+                                                        thresholds: c.0, isChroma: true)
+                                DeblockingFilter.filter(crView, x: cx, y: cy + segment, direction: .vertical, length: 1, strength: value,
+                                                        thresholds: c.1, isChroma: true)
+                            }
                         }
                     } else {
-                        // A frame macroblock next to a field pair: its rows of each field meet that field's macroblock.
+                        // A frame macroblock next to a field pair: in each field its 8 rows (frame rows 2j + parity) meet
+                        // rows j + 8 · bottom of that field's macroblock; bS per 2 rows.
                         for parity in 0..<2 {
                             let (fieldLuma, fieldCb, fieldCr) = parity == 0 ? fieldViews.0 : fieldViews.1
                             let n = leftTop + parity * w
-                            let t = luma(n)
-                            for segment in 0..<2 {
-                                DeblockingFilter.filter(fieldLuma, x: x, y: pairRow * 16 + bottom * 8 + segment * 4, direction: .vertical,
-                                                        length: 4, strength: 4, thresholds: t, isChroma: false)
-                            }
-                            if hasChroma {
-                                // Four chroma rows of the field: the chroma kernel filters eight, four of them with bS 0
-                                // (inside the pair's rows).
-                                let c = chroma(n)
-                                DeblockingFilter.filterChromaEdges(cb: fieldCb, cr: fieldCr, x: cx, y: pairRow * 8, direction: .vertical,
-                                                                   strengths: bottom == 0 ? (4, 4, 0, 0) : (0, 0, 4, 4),
-                                                                   cbThresholds: c.0, crThresholds: c.1)
+                            let t = luma(n), c = chroma(n)
+                            for segment in 0..<4 {
+                                let value = edge(n * 16 + ((segment >> 1) + 2 * bottom) * 4 + 3, segment * 4, vertical: true, mixed: true)
+                                DeblockingFilter.filter(fieldLuma, x: x, y: pairRow * 16 + bottom * 8 + 2 * segment, direction: .vertical,
+                                                        length: 2, strength: value, thresholds: t, isChroma: false)
+                                if hasChroma {
+                                    let row = pairRow * 8 + bottom * 4 + segment
+                                    DeblockingFilter.filter(fieldCb, x: cx, y: row, direction: .vertical, length: 1, strength: value,
+                                                            thresholds: c.0, isChroma: true)
+                                    DeblockingFilter.filter(fieldCr, x: cx, y: row, direction: .vertical, length: 1, strength: value,
+                                                            thresholds: c.1, isChroma: true)
+                                }
                             }
                         }
                     }
                 }
                 // Inner vertical edges.
-                setInner(vertical: true)
-                Self.filterMacroblock(lumaView, x: x, y: y, strengths: strengths, thresholds: thresholds, filterLeft: false, filterTop: false,
-                                      isChroma: false)
-                if hasChroma {
-                    Self.filterChromaMacroblock(cb: cbView, cr: crView, x: cx, y: cy, strengths: strengths, cbThresholds: chromaThresholds.cb,
-                                                crThresholds: chromaThresholds.cr, filterLeft: false, filterTop: false)
+                if anyInner != 0 {
+                    Self.filterMacroblockInnerEdges(lumaView, cb: cbView, cr: crView, x: x, y: y, cx: cx, cy: cy, vertical: true,
+                                                    strengths: strengths, thresholds: thresholds, chromaThresholds: chromaThresholds,
+                                                    hasChroma: hasChroma)
                 }
                 // Top macroblock edge.
                 if filterTop {
                     if !field && bottom == 0 && aboveField {
-                        // A frame macroblock under a field pair: once in each field, against that field's macroblock (bS 3).
+                        // A frame macroblock under a field pair: once in each field, against that field's macroblock.
                         for parity in 0..<2 {
                             let (fieldLuma, fieldCb, fieldCr) = parity == 0 ? fieldViews.0 : fieldViews.1
                             let n = aboveTop + parity * w
-                            DeblockingFilter.filterLumaEdge(fieldLuma, x: x, y: pairRow * 16, direction: .horizontal, strengths: (3, 3, 3, 3),
-                                                            thresholds: luma(n))
+                            let s = (edge(n * 16 + 12, 0, vertical: false, mixed: true), edge(n * 16 + 13, 1, vertical: false, mixed: true),
+                                     edge(n * 16 + 14, 2, vertical: false, mixed: true), edge(n * 16 + 15, 3, vertical: false, mixed: true))
+                            Self.filterLumaMacroblockEdge(fieldLuma, x: x, y: pairRow * 16, direction: .horizontal, strengths: s,
+                                                          thresholds: luma(n))
                             if hasChroma {
                                 let c = chroma(n)
                                 DeblockingFilter.filterChromaEdges(cb: fieldCb, cr: fieldCr, x: cx, y: pairRow * 8, direction: .horizontal,
-                                                                   strengths: (3, 3, 3, 3), cbThresholds: c.0, crThresholds: c.1)
+                                                                   strengths: s, cbThresholds: c.0, crThresholds: c.1)
                             }
                         }
                     } else {
                         // The macroblock above in the same view: the top macroblock of a frame pair for its bottom one; for a
-                        // frame pair's top one, the bottom macroblock above; for a field macroblock, the same field's above.
+                        // frame pair's top one, the bottom macroblock above; for a field macroblock, the same field's above
+                        // (a frame pair's bottom macroblock when the pair above is a frame pair: mixed).
                         let n = !field ? mb - w : (bottom == 0 && aboveField ? aboveTop : aboveTop + w)
-                        let value = !field && (bottom == 1 || !aboveField) ? 4 : 3
-                        let t = luma(n)
-                        if value == 4 {
-                            for segment in 0..<4 {
-                                DeblockingFilter.filter(lumaView, x: x + segment * 4, y: y, direction: .horizontal, length: 4, strength: 4,
-                                                        thresholds: t, isChroma: false)
-                            }
-                        } else {
-                            DeblockingFilter.filterLumaEdge(lumaView, x: x, y: y, direction: .horizontal, strengths: (3, 3, 3, 3), thresholds: t)
-                        }
-                        if hasChroma {
+                        let mixed = field && !aboveField
+                        let s = (edge(n * 16 + 12, 0, vertical: false, mixed: mixed), edge(n * 16 + 13, 1, vertical: false, mixed: mixed),
+                                 edge(n * 16 + 14, 2, vertical: false, mixed: mixed), edge(n * 16 + 15, 3, vertical: false, mixed: mixed))
+                        Self.filterLumaMacroblockEdge(lumaView, x: x, y: y, direction: .horizontal, strengths: s, thresholds: luma(n))
+                        if hasChroma && s.0 | s.1 | s.2 | s.3 != 0 {
                             let c = chroma(n)
-                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .horizontal,
-                                                               strengths: (value, value, value, value), cbThresholds: c.0, crThresholds: c.1)
+                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .horizontal, strengths: s,
+                                                               cbThresholds: c.0, crThresholds: c.1)
                         }
                     }
                 }
                 // Inner horizontal edges.
-                setInner(vertical: false)
-                Self.filterMacroblock(lumaView, x: x, y: y, strengths: strengths, thresholds: thresholds, filterLeft: false, filterTop: false,
-                                      isChroma: false)
-                if hasChroma {
-                    Self.filterChromaMacroblock(cb: cbView, cr: crView, x: cx, y: cy, strengths: strengths, cbThresholds: chromaThresholds.cb,
-                                                crThresholds: chromaThresholds.cr, filterLeft: false, filterTop: false)
+                if anyInner != 0 {
+                    Self.filterMacroblockInnerEdges(lumaView, cb: cbView, cr: crView, x: x, y: y, cx: cx, cy: cy, vertical: false,
+                                                    strengths: strengths, thresholds: thresholds, chromaThresholds: chromaThresholds,
+                                                    hasChroma: hasChroma)
                 }
             }
         }
+    }
+
+    /// bS of a macroblock edge of an MBAFF frame between 4x4 luma blocks `p` and `q` (indices into the per-block
+    /// tables) (§8.7.2.1): 4 next to an intra macroblock on a vertical edge or between two frame macroblocks
+    /// (`bothFrame`), else 3 next to an intra macroblock; 2 when either transform block has coefficients; 1 on an
+    /// edge between a field and a frame macroblock pair (`mixed`: mixedModeEdgeFlag); else the motion comparison
+    /// (different reference pictures — fields for field macroblocks — or vectors `verticalLimit` apart).
+    @inline(__always)
+    func mbaffEdgeStrength(p: Int, q: Int, vertical: Bool, bothFrame: Bool, mixed: Bool, verticalLimit: Int) -> Int {
+        if mbKind[p >> 4] != Kind.inter || mbKind[q >> 4] != Kind.inter { return vertical || bothFrame ? 4 : 3 }
+        if hasCoefficients(p) || hasCoefficients(q) { return 2 }
+        return mixed ? 1 : motionStrength(p: p, q: q, verticalLimit: verticalLimit)
+    }
+
+    /// One luma macroblock edge with the bS of its four 4-line segments: the vectorised edge filter when every
+    /// bS is below 4, line by line otherwise; nothing when every bS is 0.
+    @inline(__always)
+    static func filterLumaMacroblockEdge(_ plane: MutablePlaneView, x: Int, y: Int, direction: EdgeDirection, strengths s: (Int, Int, Int, Int),
+                                         thresholds: DeblockingThresholds) {
+        guard s.0 | s.1 | s.2 | s.3 != 0 else { return }
+        if s.0 < 4 && s.1 < 4 && s.2 < 4 && s.3 < 4 {
+            DeblockingFilter.filterLumaEdge(plane, x: x, y: y, direction: direction, strengths: s, thresholds: thresholds)
+            return
+        }
+        let (dx, dy) = direction == .vertical ? (0, 4) : (4, 0)
+        DeblockingFilter.filter(plane, x: x, y: y, direction: direction, length: 4, strength: s.0, thresholds: thresholds, isChroma: false)
+        DeblockingFilter.filter(plane, x: x + dx, y: y + dy, direction: direction, length: 4, strength: s.1, thresholds: thresholds, isChroma: false)
+        DeblockingFilter.filter(plane, x: x + 2 * dx, y: y + 2 * dy, direction: direction, length: 4, strength: s.2, thresholds: thresholds,
+                                isChroma: false)
+        DeblockingFilter.filter(plane, x: x + 3 * dx, y: y + 3 * dy, direction: direction, length: 4, strength: s.3, thresholds: thresholds,
+                                isChroma: false)
+    }
+
+    /// A macroblock's inner vertical (or horizontal) edges in luma and chroma with the bS in `strengths` (edge 0 skipped).
+    @inline(__always)
+    static func filterMacroblockInnerEdges(_ luma: MutablePlaneView, cb: MutablePlaneView, cr: MutablePlaneView, x: Int, y: Int, cx: Int, cy: Int,
+                                           vertical: Bool, strengths: UnsafeMutablePointer<Int>,
+                                           thresholds: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
+                                           chromaThresholds: (cb: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds),
+                                                              cr: (left: DeblockingThresholds, top: DeblockingThresholds, inner: DeblockingThresholds)),
+                                           hasChroma: Bool) {
+        // filterMacroblock filters vertical edges, then horizontal ones: the other direction's bS are parked as 0.
+        let other = vertical ? 16 : 0
+        var parked: InlineArray<16, Int> = .init(repeating: 0)
+        for index in 4..<16 { parked[index] = strengths[other + index]; strengths[other + index] = 0 }
+        Self.filterMacroblock(luma, x: x, y: y, strengths: strengths, thresholds: thresholds, filterLeft: false, filterTop: false, isChroma: false)
+        if hasChroma {
+            Self.filterChromaMacroblock(cb: cb, cr: cr, x: cx, y: cy, strengths: strengths, cbThresholds: chromaThresholds.cb,
+                                        crThresholds: chromaThresholds.cr, filterLeft: false, filterTop: false)
+        }
+        for index in 4..<16 { strengths[other + index] = parked[index] }
     }
 }
