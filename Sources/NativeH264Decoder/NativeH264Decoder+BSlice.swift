@@ -31,7 +31,7 @@ extension NativeH264Decoder {
     @inline(__always)
     func partitionVector(list: Int, x: Int, y: Int, w: Int, ref: Int, shape: Int, mvd: (Int32, Int32)) -> (Int32, Int32) {
         let predictor = Self.predictMotion(x: x, y: y, w: w, ref: ref, shape: shape, refCache: list == 0 ? refCache : refCacheL1,
-                                           mvCache: list == 0 ? mvCache : mvCacheL1)
+                                           mvCache: list == 0 ? mvCache : mvCacheL1, mbaff: interlace.mbaff)
         return (predictor.0 &+ mvd.0, predictor.1 &+ mvd.1)
     }
 
@@ -43,7 +43,7 @@ extension NativeH264Decoder {
     /// with direct_8x8_inference_flag), mb_qp_delta and the residual.
     func decodeBMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         loadBMotionCaches(mb, context)
-        let refMax0 = context.referenceCount - 1, refMax1 = context.referenceCountL1 - 1
+        let refMax0 = activeReferenceCount(context.referenceCount, mb) - 1, refMax1 = activeReferenceCount(context.referenceCountL1, mb) - 1
         @inline(__always) func readRef(_ list: Int, _ reader: inout SliceBitReader) throws(SliceDataError) -> Int {
             let refMax = list == 0 ? refMax0 : refMax1
             guard refMax > 0 else { return 0 }

@@ -43,11 +43,42 @@ extension NativeH264Decoder {
     /// Whether a neighbouring macroblock's block counts for ref_idx_lX's ctxIdxInc (§9.3.3.1.1.6, frame
     /// macroblocks: refIdxZeroFlagN 0): it predicts from list X with a reference index above 0 and was not
     /// direct-predicted (B_Skip, B_Direct_16x16, B_Direct_8x8). Skipped and intra blocks hold 0 or −1.
+    /// In an MBAFF frame a field neighbour of a frame macroblock counts with a reference index above 1 (`threshold` 1).
     @inline(__always)
-    func referenceCondition(list: Int, _ n: Int, raster: Int) -> Bool {
+    func referenceCondition(list: Int, _ n: Int, raster: Int, threshold: Int8 = 0) -> Bool {
         let quadrant = (raster >> 3) << 1 | (raster & 3) >> 1
         if Int(cabac.direct[n]) & (1 << quadrant) != 0 { return false }
-        return (list == 0 ? refIndices : refIndicesL1)[n * 16 + raster] > 0
+        return (list == 0 ? refIndices : refIndicesL1)[n * 16 + raster] > threshold
+    }
+
+    /// condTermFlagA of ref_idx_lX (§9.3.3.1.1.6) for a partition at the left edge whose top is 4x4 row `y`:
+    /// the macroblock to the left (in an MBAFF frame, the block of Table 6-4, refIdxZeroFlagA with refIdx > 1 for a
+    /// field neighbour of a frame macroblock).
+    @inline(__always)
+    func leftReferenceCondition(list: Int, _ mb: Int, y: Int, left: Int) -> Bool {
+        if interlace.mbaff {
+            let n = mbaffNeighbours.leftMb[y]
+            return n >= 0 && referenceCondition(list: list, n, raster: mbaffNeighbours.leftRow[y] * 4 + 3,
+                                                threshold: mbField[mb] == 0 && mbField[n] != 0 ? 1 : 0)
+        }
+        return left >= 0 && referenceCondition(list: list, left, raster: y * 4 + 3)
+    }
+
+    /// condTermFlagB of ref_idx_lX (§9.3.3.1.1.6) for a partition at the top edge in 4x4 column `x`.
+    @inline(__always)
+    func topReferenceCondition(list: Int, _ mb: Int, x: Int, top: Int) -> Bool {
+        guard top >= 0 else { return false }
+        return referenceCondition(list: list, top, raster: 12 + x, threshold: interlace.mbaff && mbField[mb] == 0 && mbField[top] != 0 ? 1 : 0)
+    }
+
+    /// absMvdComp of a neighbouring block for mvd's ctxIdxInc in an MBAFF frame (§9.3.3.1.1.7): the vertical
+    /// component doubled for a field neighbour of a frame macroblock, halved for a frame neighbour of a field one.
+    @inline(__always)
+    func scaledMotionDifference(_ value: Int, _ mb: Int, _ n: Int, vertical: Bool) -> Int {
+        guard vertical else { return value }
+        let field = mbField[mb] != 0, neighbourField = mbField[n] != 0
+        if field == neighbourField { return value }
+        return field ? value >> 1 : value << 1
     }
 
     /// ref_idx_l0 or ref_idx_l1 with CABAC (§9.3.2.1 U binarization, ctxIdxOffset 54: bin 0 ctxIdxInc
@@ -58,8 +89,8 @@ extension NativeH264Decoder {
     func referenceIndexCABAC(list: Int, _ mb: Int, x: Int, y: Int, left: Int, top: Int, quadrants: InlineArray<4, Int>,
                              refMax: Int, _ engine: inout CABACDecoder) throws(SliceDataError) -> Int {
         guard refMax > 0 else { return 0 }
-        let a = x > 0 ? quadrants[(y >> 1) * 2 + ((x - 1) >> 1)] > 0 : left >= 0 && referenceCondition(list: list, left, raster: y * 4 + 3)
-        let b = y > 0 ? quadrants[((y - 1) >> 1) * 2 + (x >> 1)] > 0 : top >= 0 && referenceCondition(list: list, top, raster: 12 + x)
+        let a = x > 0 ? quadrants[(y >> 1) * 2 + ((x - 1) >> 1)] > 0 : leftReferenceCondition(list: list, mb, y: y, left: left)
+        let b = y > 0 ? quadrants[((y - 1) >> 1) * 2 + (x >> 1)] > 0 : topReferenceCondition(list: list, mb, x: x, top: top)
         var ref = 0
         var ctx = 54 + (a ? 1 : 0) + (b ? 2 : 0)
         while engine.decision(ctx) == 1 {
@@ -100,7 +131,7 @@ extension NativeH264Decoder {
         loadBMotionCaches(mb, context)
         cabac.clearMotionDifferences(mb)
         let (left, top) = neighbours(mb, context)
-        let refMax0 = context.referenceCount - 1, refMax1 = context.referenceCountL1 - 1
+        let refMax0 = activeReferenceCount(context.referenceCount, mb) - 1, refMax1 = activeReferenceCount(context.referenceCountL1, mb) - 1
         let inference = context.sps.direct8x8InferenceFlag
         var direct = 0
         // noSubMbPartSizeLessThan8x8Flag, and B_Direct_16x16 only with direct_8x8_inference_flag (§7.3.5).

@@ -239,16 +239,14 @@ extension NativeH264Decoder {
         // Reference indices per 8x8 quadrant (what ctxIdxInc of the later ones reads inside the macroblock).
         var quadrantRefs = InlineArray<4, Int>(repeating: 0)
         let partitionCount = type == 0 ? 1 : (type == 3 ? 4 : 2)
-        let refMax = context.referenceCount - 1
+        let refMax = activeReferenceCount(context.referenceCount, mb) - 1
         var refs = InlineArray<4, Int>(repeating: 0)
         if refMax > 0 {
             for p in 0..<partitionCount {
                 let (x, y) = Self.partitionOrigin(type: type, partition: p)
                 // condTermFlagN: the neighbouring partition uses a reference index above 0 (§9.3.3.1.1.6).
-                let a = x > 0 ? quadrantRefs[(y >> 1) * 2 + ((x - 1) >> 1)] > 0
-                    : left >= 0 && refIndices[left * 16 + y * 4 + 3] > 0
-                let b = y > 0 ? quadrantRefs[((y - 1) >> 1) * 2 + (x >> 1)] > 0
-                    : top >= 0 && refIndices[top * 16 + 12 + x] > 0
+                let a = x > 0 ? quadrantRefs[(y >> 1) * 2 + ((x - 1) >> 1)] > 0 : leftReferenceCondition(list: 0, mb, y: y, left: left)
+                let b = y > 0 ? quadrantRefs[((y - 1) >> 1) * 2 + (x >> 1)] > 0 : topReferenceCondition(list: 0, mb, x: x, top: top)
                 var ref = 0
                 var ctx = 54 + (a ? 1 : 0) + (b ? 2 : 0)
                 while engine.decision(ctx) == 1 {
@@ -351,8 +349,21 @@ extension NativeH264Decoder {
     @inline(__always)
     func motionVectorDifference(_ mb: Int, x: Int, y: Int, table: UnsafeMutablePointer<UInt8>, offset: Int, left: Int, top: Int,
                                 _ engine: inout CABACDecoder) throws(SliceDataError) -> Int32 {
-        let a = x > 0 ? Int(table[mb * 16 + y * 4 + x - 1]) : (left >= 0 ? Int(table[left * 16 + y * 4 + 3]) : 0)
-        let b = y > 0 ? Int(table[mb * 16 + (y - 1) * 4 + x]) : (top >= 0 ? Int(table[top * 16 + 12 + x]) : 0)
+        var a = 0, b = 0
+        if x > 0 {
+            a = Int(table[mb * 16 + y * 4 + x - 1])
+        } else if interlace.mbaff {
+            let n = mbaffNeighbours.leftMb[y]
+            if n >= 0 { a = scaledMotionDifference(Int(table[n * 16 + mbaffNeighbours.leftRow[y] * 4 + 3]), mb, n, vertical: offset == 47) }
+        } else if left >= 0 {
+            a = Int(table[left * 16 + y * 4 + 3])
+        }
+        if y > 0 {
+            b = Int(table[mb * 16 + (y - 1) * 4 + x])
+        } else if top >= 0 {
+            b = Int(table[top * 16 + 12 + x])
+            if interlace.mbaff { b = scaledMotionDifference(b, mb, top, vertical: offset == 47) }
+        }
         let sum = a + b
         if engine.decision(offset + (sum < 3 ? 0 : (sum > 32 ? 2 : 1))) == 0 { return 0 }
         var value = 1

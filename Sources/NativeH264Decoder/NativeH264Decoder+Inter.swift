@@ -14,6 +14,10 @@ extension NativeH264Decoder {
     /// that list's cache (§6.4.11.7).
     func loadMotionCache(_ mb: Int, _ context: SliceContext, refIndices: UnsafeMutablePointer<Int8>, motionX: UnsafeMutablePointer<Int32>,
                          motionY: UnsafeMutablePointer<Int32>, refCache: UnsafeMutablePointer<Int8>, mvCache: UnsafeMutablePointer<Int32>) {
+        if interlace.mbaff {
+            loadMotionCacheMBAFF(mb, refIndices: refIndices, motionX: motionX, motionY: motionY, refCache: refCache, mvCache: mvCache)
+            return
+        }
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         for i in 0..<40 { refCache[i] = -2 }
         for i in 0..<80 { mvCache[i] = 0 }
@@ -38,15 +42,17 @@ extension NativeH264Decoder {
     /// The motion vector predictor (§8.4.1.3) of a partition at (x, y), `w`×`h` 4x4 blocks, with
     /// reference index `ref`; `shape` 1 for 16x8, 2 for 8x16 (the directional rules), 0 otherwise.
     func predictMotion(x: Int, y: Int, w: Int, ref: Int, shape: Int) -> (Int32, Int32) {
-        Self.predictMotion(x: x, y: y, w: w, ref: ref, shape: shape, refCache: refCache, mvCache: mvCache)
+        Self.predictMotion(x: x, y: y, w: w, ref: ref, shape: shape, refCache: refCache, mvCache: mvCache, mbaff: interlace.mbaff)
     }
 
-    /// The motion vector predictor (§8.4.1.3) from one list's cache (list 0 or list 1).
+    /// The motion vector predictor (§8.4.1.3) from one list's cache (list 0 or list 1). In an MBAFF frame
+    /// (`mbaff`) neighbour D of a partition at the left edge below the macroblock's first row is the cache's spare
+    /// column (``loadMotionCacheMBAFF(_:refIndices:motionX:motionY:refCache:mvCache:)``).
     static func predictMotion(x: Int, y: Int, w: Int, ref: Int, shape: Int, refCache: UnsafeMutablePointer<Int8>,
-                              mvCache: UnsafeMutablePointer<Int32>) -> (Int32, Int32) {
+                              mvCache: UnsafeMutablePointer<Int32>, mbaff: Bool = false) -> (Int32, Int32) {
         let a = Self.cacheIndex(x - 1, y), b = Self.cacheIndex(x, y - 1)
         var c = Self.cacheIndex(x + w, y - 1)
-        if refCache[c] == -2 { c = Self.cacheIndex(x - 1, y - 1) }
+        if refCache[c] == -2 { c = mbaff && x == 0 && y > 0 ? Self.cacheIndex(5, y) : Self.cacheIndex(x - 1, y - 1) }
         let refA = Int(refCache[a]), refB = Int(refCache[b]), refC = Int(refCache[c])
         if shape == 1 {
             if y == 0 && refB == ref { return (mvCache[2 * b], mvCache[2 * b + 1]) }
@@ -85,7 +91,16 @@ extension NativeH264Decoder {
 
     /// The reference picture for a reference index, or a stand-in (the first existing entry, or the last
     /// decoded frame) when the list has none there (concealment); a missing or inferred (lost) frame is reported.
+    /// For a field macroblock of an MBAFF frame, the reference field of `ref` (``referenceField(_:ref:mb:)``).
     func referencePicture(_ ref: Int, _ context: inout SliceContext) -> DecoderPicture? {
+        if interlace.mbaff && mbField[context.currentMb] != 0 {
+            return referenceField(frameReferencePicture(ref >> 1, &context), ref: ref, mb: context.currentMb)
+        }
+        return frameReferencePicture(ref, &context)
+    }
+
+    /// RefPicList0[ref] as the slice built it (frames in a frame), or its stand-in.
+    func frameReferencePicture(_ ref: Int, _ context: inout SliceContext) -> DecoderPicture? {
         if ref < context.referenceList.count, let picture = context.referenceList[ref] {
             // A frame inferred for a gap in frame_num (§8.2.5.2) stands for a lost one: used, and reported.
             if picture.isNonExisting { context.missingReference = true }
@@ -122,7 +137,7 @@ extension NativeH264Decoder {
     /// differences (§7.3.5.1, §7.3.5.2), prediction (§8.4) and residual.
     func decodeInterMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         loadMotionCache(mb, context)
-        let refMax = context.referenceCount - 1
+        let refMax = activeReferenceCount(context.referenceCount, mb) - 1
         @inline(__always) func readRef(_ reader: inout SliceBitReader) throws(SliceDataError) -> Int {
             guard refMax > 0 else { return 0 }
             let ref = try reader.te(max: refMax)
@@ -207,6 +222,10 @@ extension NativeH264Decoder {
     /// Motion-compensated prediction of one partition (§8.4.2.2) into the picture: luma quarter-sample
     /// and 4:2:0 chroma eighth-sample interpolation from the reference frame.
     func predictInter(_ mb: Int, x: Int, y: Int, w: Int, h: Int, mv: (Int32, Int32), reference: DecoderPicture?, picture: DecoderPicture) {
+        if interlace.mbaff && mbField[mb] != 0 {
+            predictInterFieldMacroblock(mb, x: x, y: y, w: w, h: h, mv: mv, reference: reference, picture: picture)
+            return
+        }
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         let px = mbX * 16 + x * 4, py = mbY * 16 + y * 4
         guard let reference, reference.width == picture.width, reference.height == picture.height else {

@@ -17,6 +17,15 @@ struct MBAFFMacroblockNeighbours {
     var chromaLeftRow: InlineArray<2, Int> = .init(repeating: 0)
     /// The macroblock above (xN 0, yN −1).
     var topMb = -1
+    /// The macroblock above left (xN −1, yN −1, neighbour D of §6.4.11.7) and the 4x4 block row in it.
+    var topLeftMb = -1, topLeftRow = 0
+    /// The macroblock above right (xN 16, yN −1, neighbour C of a partition as wide as the macroblock) and the 4x4 block row in it.
+    var topRightMb = -1, topRightRow = 0
+    /// Neighbour D of a partition at the left edge whose top is 4x4 block row 1, 2 or 3 (xN −1, yN 4·row − 1): in an MBAFF
+    /// frame not always the block left of the row above (§6.4.11.7, Table 6-4); index row − 1.
+    var leftDiagonalMb: InlineArray<3, Int> = .init(repeating: -1)
+    /// The 4x4 block row in that macroblock.
+    var leftDiagonalRow: InlineArray<3, Int> = .init(repeating: 0)
     /// The samples left (the pair A), above, above left and above right are available.
     var left = false, top = false, topLeft = false, topRight = false
 }
@@ -88,9 +97,11 @@ extension NativeH264Decoder {
     }
 
     /// `slice_data( )` of an MBAFF frame for CAVLC (§7.3.4, MbaffFrameFlag 1): macroblock pairs from
-    /// CurrMbAddr = 2 · first_mb_in_slice, mb_field_decoding_flag with each pair's top macroblock (I slices: no
-    /// macroblock is skipped, so the top one always carries it; the bottom one shares it, §7.4.4), then
-    /// `macroblock_layer( )` until the RBSP ends. P and B slices are refused before (``checkSupport(sps:pps:header:)``).
+    /// CurrMbAddr = 2 · first_mb_in_slice; in P and B slices mb_skip_run first. mb_field_decoding_flag comes with a
+    /// pair's top macroblock, or with its bottom one when the top one is skipped (prevMbSkipped): that bit follows
+    /// the run, and is read before the skipped top macroblock is predicted, which uses it (§7.4.4). When both are
+    /// skipped the flag is inferred (``MBAFFGeometry/inferredFieldDecodingFlag(leftAvailable:leftIsField:aboveAvailable:aboveIsField:)``).
+    /// Then `macroblock_layer( )` until the RBSP ends.
     func decodeSliceDataMBAFF(_ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         let count = widthInMbs * heightInMbs
         var mbAddr = Int(context.header.firstMbInSlice) * 2
@@ -100,13 +111,31 @@ extension NativeH264Decoder {
         var moreData = true
         while moreData {
             guard mbAddr < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
+            if context.isP || context.isB {
+                let run = Int(try reader.ue())
+                guard run <= count - mbAddr else { throw SliceDataError(field: "mb_skip_run") }
+                for remaining in stride(from: run, to: 0, by: -1) {
+                    let mb = mbaffIndex(mbAddr)
+                    if mbAddr & 1 == 0 {
+                        // The bottom macroblock is not skipped: it carries the flag, the next bit (§7.3.4).
+                        field = remaining == 1 && reader.position < reader.bitCount ? reader.bit() : inferredFieldDecodingFlag(mbAddr, context)
+                        setPairField(mb, field)
+                    }
+                    decodeSkippedMBAFF(mbAddr, mb: mb, field: field, &context)
+                    mbAddr += 1
+                }
+                if run > 0 {
+                    moreData = reader.position < reader.bitCount
+                    if !moreData { break }
+                    guard mbAddr < count else { throw SliceDataError(field: "mb_skip_run") }
+                }
+            }
             let mb = mbaffIndex(mbAddr)
             if mbAddr & 1 == 0 {
                 field = reader.bit()
-                let flag: UInt8 = field ? 1 : 0
-                mbField[mb] = flag
-                mbField[mb + widthInMbs] = flag
+                setPairField(mb, field)
             }
+            // A bottom macroblock has its pair's flag: from the top one, or read after the run that skipped the top one.
             context.currentMb = mb
             interlace.fieldScan = field
             resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
@@ -117,38 +146,106 @@ extension NativeH264Decoder {
         }
     }
 
+    /// Sets mb_field_decoding_flag of the pair whose top macroblock is `mb` (internal index).
+    @inline(__always)
+    func setPairField(_ mb: Int, _ field: Bool) {
+        let flag: UInt8 = field ? 1 : 0
+        mbField[mb] = flag
+        mbField[mb + widthInMbs] = flag
+    }
+
+    /// mb_field_decoding_flag of the pair holding `mbAddr` when neither macroblock carries it (§7.4.4): the left
+    /// pair's when available, else the above pair's, else frame.
+    func inferredFieldDecodingFlag(_ mbAddr: Int, _ context: SliceContext) -> Bool {
+        let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
+        let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
+        let leftAvailable = a >= 0 && isAvailable(a, context), aboveAvailable = b >= 0 && isAvailable(b, context)
+        return MBAFFGeometry.inferredFieldDecodingFlag(leftAvailable: leftAvailable, leftIsField: leftAvailable && mbField[a] != 0,
+                                                       aboveAvailable: aboveAvailable, aboveIsField: aboveAvailable && mbField[b] != 0)
+    }
+
+    /// A skipped macroblock of an MBAFF frame (P_Skip §8.4.1.1 or B_Skip §8.4.1.2), its pair's field flag known.
+    func decodeSkippedMBAFF(_ mbAddr: Int, mb: Int, field: Bool, _ context: inout SliceContext) {
+        context.currentMb = mb
+        interlace.fieldScan = field
+        resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+        if context.isB { decodeBSkip(mb, &context) } else { decodeSkip(mb, &context) }
+    }
+
     /// The macroblock loop of `slice_data( )` in an MBAFF frame with CABAC (§7.3.4), after the engine's
-    /// initialisation: macroblock pairs from CurrMbAddr = 2 · first_mb_in_slice; with each pair's top macroblock
-    /// mb_field_decoding_flag (I slices: never skipped), ctxIdx 70 + ctxIdxInc (§9.3.3.1.1: the pairs left and
-    /// above that are available field pairs); then `macroblock_layer( )`, and after each bottom macroblock end_of_slice_flag.
+    /// initialisation: macroblock pairs from CurrMbAddr = 2 · first_mb_in_slice. In P and B slices mb_skip_flag
+    /// first: the top macroblock's ctxIdxInc with the neighbours of the inferred field flag (§7.4.4); when the top
+    /// one is skipped, the bottom one's mb_skip_flag follows and, when it is not skipped, mb_field_decoding_flag,
+    /// both decoded before the skipped top macroblock is predicted with that flag. mb_field_decoding_flag
+    /// (ctxIdx 70 + ctxIdxInc, §9.3.3.1.1.1: the pairs left and above that are available field pairs) otherwise
+    /// with the top macroblock; then `macroblock_layer( )`, and after each bottom macroblock end_of_slice_flag.
     func decodeMBAFFMacroblocksCABAC(_ engine: inout CABACDecoder, _ context: inout SliceContext,
                                      _ state: inout CABACSliceState) throws(SliceDataError) {
         let count = widthInMbs * heightInMbs
         defer { interlace.fieldScan = false }
         var mbAddr = Int(context.header.firstMbInSlice) * 2
         var field = false
+        let inter = context.isP || context.isB
+        var topSkipped = false, bottomSkipped = false
+        /// mb_field_decoding_flag (ctxIdx 70…72).
+        func fieldFlag(_ engine: inout CABACDecoder) -> Bool {
+            let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
+            let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
+            let leftAvailable = a >= 0 && isAvailable(a, context), aboveAvailable = b >= 0 && isAvailable(b, context)
+            let increment = MBAFFGeometry.fieldDecodingFlagContextIncrement(
+                leftAvailable: leftAvailable, leftIsField: leftAvailable && mbField[a] != 0,
+                aboveAvailable: aboveAvailable, aboveIsField: aboveAvailable && mbField[b] != 0)
+            return engine.decision(70 + increment) == 1
+        }
         while true {
             guard mbAddr < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
             let mb = mbaffIndex(mbAddr)
-            if mbAddr & 1 == 0 {
-                let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
-                let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
-                let leftAvailable = a >= 0 && isAvailable(a, context), aboveAvailable = b >= 0 && isAvailable(b, context)
-                let increment = MBAFFGeometry.fieldDecodingFlagContextIncrement(
-                    leftAvailable: leftAvailable, leftIsField: leftAvailable && mbField[a] != 0,
-                    aboveAvailable: aboveAvailable, aboveIsField: aboveAvailable && mbField[b] != 0)
-                field = engine.decision(70 + increment) == 1
-                let flag: UInt8 = field ? 1 : 0
-                mbField[mb] = flag
-                mbField[mb + widthInMbs] = flag
+            let top = mbAddr & 1 == 0
+            var skipped = false
+            if inter {
+                if top {
+                    field = inferredFieldDecodingFlag(mbAddr, context)
+                    setPairField(mb, field)
+                    resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+                    skipped = decodeSkipFlag(mb, &engine, context)
+                    if skipped {
+                        // The top macroblock counts as decoded and skipped for the bottom one's ctxIdxInc.
+                        mbSlice[mb] = context.sliceIndex
+                        cabac.skip[mb] = 1
+                        let bottom = mb + widthInMbs
+                        resolveMBAFFNeighbours(mbAddr + 1, mb: bottom, isField: field, context)
+                        bottomSkipped = decodeSkipFlag(bottom, &engine, context)
+                        if !bottomSkipped {
+                            field = fieldFlag(&engine)
+                            setPairField(mb, field)
+                        }
+                    }
+                } else if topSkipped {
+                    skipped = bottomSkipped
+                } else {
+                    resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+                    skipped = decodeSkipFlag(mb, &engine, context)
+                }
             }
-            context.currentMb = mb
-            interlace.fieldScan = field
-            resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
-            try decodeMacroblockCABAC(mb, &engine, &context, &state)
+            if skipped {
+                decodeSkippedMBAFF(mbAddr, mb: mb, field: field, &context)
+                cabac.record(mb, skip: true, cbp: 0, chromaMode: 0, codedDC: 0, direct: context.isB ? 0x1F : 0)
+                cabac.clearMotionDifferences(mb)
+                state.previousQPDeltaNonZero = false
+            } else {
+                if top {
+                    field = fieldFlag(&engine)
+                    setPairField(mb, field)
+                }
+                context.currentMb = mb
+                interlace.fieldScan = field
+                resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+                try decodeMacroblockCABAC(mb, &engine, &context, &state)
+            }
+            if top { topSkipped = skipped }
             if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
             // end_of_slice_flag follows a pair's bottom macroblock only (§7.3.4: moreDataFlag 1 after a top one).
-            if mbAddr & 1 == 1 && engine.terminate() == 1 { break }
+            if !top && engine.terminate() == 1 { break }
             mbAddr += 1
         }
     }
@@ -197,10 +294,20 @@ extension NativeH264Decoder {
             n.chromaLeftRow[row] = yW >> 2
         }
         n.topMb = resolve(0, -1, 16).0
+        let (topLeft, topLeftY) = resolve(-1, -1, 16), (topRight, topRightY) = resolve(16, -1, 16)
+        n.topLeftMb = topLeft
+        n.topLeftRow = topLeftY >> 2
+        n.topRightMb = topRight
+        n.topRightRow = topRightY >> 2
+        for row in 1..<4 {
+            let (diagonal, yW) = resolve(-1, 4 * row - 1, 16)
+            n.leftDiagonalMb[row - 1] = diagonal
+            n.leftDiagonalRow[row - 1] = yW >> 2
+        }
         n.left = availableA
         n.top = n.topMb >= 0
-        n.topLeft = resolve(-1, -1, 16).0 >= 0
-        n.topRight = resolve(16, -1, 16).0 >= 0
+        n.topLeft = topLeft >= 0
+        n.topRight = topRight >= 0
         mbaffNeighbours = n
     }
 

@@ -106,12 +106,22 @@ extension NativeH264Decoder {
             addLuma8x8Residual(mb, qP: qP, intra: false, picture: picture)
             return
         }
-        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        let (origin, stride) = lumaResidualOrigin(mb, picture)
         for raster in 0..<16 where lumaTotals[mb * 16 + raster] != 0 {
             let x = raster & 3, y = raster >> 2
-            addResidual(coefficients + raster * 16, dc: nil, qP: qP, list: 3,
-                        to: picture.luma + (mbY * 16 + y * 4) * picture.width + mbX * 16 + x * 4, stride: picture.width)
+            addResidual(coefficients + raster * 16, dc: nil, qP: qP, list: 3, to: origin + y * 4 * stride + x * 4, stride: stride)
         }
+    }
+
+    /// The first luma sample of an inter macroblock and the distance between its rows: as in a progressive frame, or
+    /// for a field macroblock of an MBAFF frame every other row of its pair from its parity (§6.4.1).
+    @inline(__always)
+    func lumaResidualOrigin(_ mb: Int, _ picture: DecoderPicture) -> (UnsafeMutablePointer<UInt8>, Int) {
+        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        if interlace.mbaff && mbField[mb] != 0 {
+            return (picture.luma + ((mbY >> 1) * 32 + (mbY & 1)) * picture.width + mbX * 16, 2 * picture.width)
+        }
+        return (picture.luma + mbY * 16 * picture.width + mbX * 16, picture.width)
     }
 
     /// Adds the chroma residual (§8.5.11): the 2x2 DC transform per component, then each 4x4 block.

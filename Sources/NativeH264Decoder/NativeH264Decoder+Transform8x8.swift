@@ -51,11 +51,10 @@ extension NativeH264Decoder {
 
     /// Adds the luma residual of an inter macroblock with transform_size_8x8_flag: each 8x8 block with levels.
     func addLuma8x8Residual(_ mb: Int, qP: Int, intra: Bool, picture: DecoderPicture) {
-        let mbX = mb % widthInMbs, mbY = mb / widthInMbs
+        let (origin, stride) = lumaResidualOrigin(mb, picture)
         let mask = Int(mbTransform8x8[mb])
         for b8 in 0..<4 where mask & (1 << b8) != 0 {
-            add8x8Residual(coefficients + b8 * 64, qP: qP, intra: intra,
-                           to: picture.luma + (mbY * 16 + (b8 >> 1) * 8) * picture.width + mbX * 16 + (b8 & 1) * 8, stride: picture.width)
+            add8x8Residual(coefficients + b8 * 64, qP: qP, intra: intra, to: origin + (b8 >> 1) * 8 * stride + (b8 & 1) * 8, stride: stride)
         }
     }
 

@@ -11,6 +11,10 @@ extension NativeH264Decoder {
     /// (x, y, w, h) in 4x4 blocks.
     func predictPartition(_ mb: Int, x: Int, y: Int, w: Int, h: Int, ref0: Int, mv0: (Int32, Int32), ref1: Int, mv1: (Int32, Int32),
                           _ context: inout SliceContext) {
+        if interlace.mbaff && mbField[mb] != 0 {
+            predictFieldPartition(mb, x: x, y: y, w: w, h: h, ref0: ref0, mv0: mv0, ref1: ref1, mv1: mv1, &context)
+            return
+        }
         let picture = context.picture
         let useL1 = ref1 >= 0, useL0 = ref0 >= 0 || !useL1
         let ref0 = max(ref0, 0)
@@ -102,14 +106,23 @@ extension NativeH264Decoder {
     }
 
     /// RefPicList1[ref] (§8.4.2.1), or a stand-in when the list has none there (concealment).
+    /// For a field macroblock of an MBAFF frame, the reference field of `ref` (``referenceField(_:ref:mb:)``).
     func referencePictureL1(_ ref: Int, _ context: inout SliceContext) -> DecoderPicture? {
+        if interlace.mbaff && mbField[context.currentMb] != 0 {
+            return referenceField(frameReferencePictureL1(ref >> 1, &context), ref: ref, mb: context.currentMb)
+        }
+        return frameReferencePictureL1(ref, &context)
+    }
+
+    /// RefPicList1[ref] as the slice built it, or its stand-in.
+    func frameReferencePictureL1(_ ref: Int, _ context: inout SliceContext) -> DecoderPicture? {
         if ref >= 0, ref < context.referenceList1.count, let picture = context.referenceList1[ref] {
             if picture.isNonExisting { context.missingReference = true }
             return picture
         }
         context.missingReference = true
         for case let picture? in context.referenceList1 { return picture }
-        return referencePicture(0, &context)
+        return frameReferencePicture(0, &context)
     }
 
     /// Fractional sample interpolation (§8.4.2.2) of a partition at luma (px, py) into scratch blocks

@@ -13,9 +13,9 @@ import MediaCore
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I slices,
-/// CAVLC or CABAC, with their deblocking (NativeH264Decoder+MBAFF.swift, +MBAFFDeblocking, ``MBAFFGeometry``). Unsupported
-/// features (SP/SI slices, the P and B slices of MBAFF frames, FMO with several slice groups, high bit depths) are refused with
+/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I and P slices,
+/// CAVLC or CABAC (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDeblocking, ``MBAFFGeometry``). Unsupported
+/// features (SP/SI slices, the B slices of MBAFF frames, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -325,10 +325,10 @@ public final class NativeH264Decoder {
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            // MBAFF frames: I slices (CAVLC or CABAC) are decoded and deblocked (NativeH264Decoder+MBAFF.swift, +MBAFFDeblocking);
-            // P and B slices are not written yet.
-            if header.sliceType != .i {
-                throw .unsupportedFeature("interlaced coding: MBAFF frames' P and B slices", nalIndex: nalIndex)
+            // MBAFF frames: I and P slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter); B slices
+            // (direct prediction with MBAFF co-located pairs) are not written yet.
+            if header.sliceType == .b {
+                throw .unsupportedFeature("interlaced coding: MBAFF frames' B slices", nalIndex: nalIndex)
             }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }

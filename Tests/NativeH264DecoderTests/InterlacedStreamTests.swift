@@ -6,8 +6,9 @@ import TestSupport
 /// x264 streams of interlaced sequences (frame_mbs_only_flag 0). `--fake-interlaced` codes frame pictures in an
 /// interlaced sequence (the frame half of PAFF: frames stored as field pairs, reference lists of frames whose
 /// fields are both references, direct prediction with direct_8x8_inference): every frame must hash like ffmpeg's.
-/// `--tff`/`--bff` code MBAFF frames: I slices (CAVLC or CABAC) are decoded and deblocked (every frame must hash like
-/// ffmpeg's); P and B slices of MBAFF frames are not implemented yet: refused by name.
+/// `--tff`/`--bff` code MBAFF frames: I slices (CAVLC or CABAC) are decoded and deblocked, P slices decoded (without
+/// deblocking: inter bS in MBAFF frames is not written yet): every frame must hash like ffmpeg's; B slices of MBAFF frames
+/// are not implemented yet: refused by name.
 @Suite("Native H.264 decoder: x264 interlaced streams against ffmpeg", .enabled(if: ExternalTool.isRunnable("ffmpeg", "x264")))
 struct InterlacedStreamTests {
     /// (size, source filter, x264 options) of frame pictures in interlaced sequences.
@@ -67,6 +68,43 @@ struct InterlacedStreamTests {
         let ours = result.frames.map(DecoderRun.md5)
         let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         print("x264 MBAFF intra \(options): \(ours.count) frames, \(zip(ours, reference).filter { $0.0 == $0.1 }.count) equal to ffmpeg's")
+        #expect(ours.count == 24 && ours == reference, "\(options): \(ours.count) frames; first differing \(String(describing: firstBad))")
+        #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
+    }
+
+    /// (source filter, x264 options) of MBAFF frames with P slices (`--bframes 0`): skipped pairs (flag inferred, or carried
+    /// by the bottom macroblock), motion vector prediction across frame and field pairs (§8.4.1.3 with Table 6-4), field
+    /// references of field macroblocks (§8.4.2.1), explicit weights; CAVLC and CABAC, without deblocking (the reconstruction).
+    static let mbaffPOptionSets: [(String, [String])] = [
+        ("scroll=h=0.004,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--no-cabac", "--bframes", "0", "--no-deblock"]),
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "high", "--bff", "--no-cabac", "--bframes", "0", "--no-deblock",
+                                                                 "--ref", "3", "--partitions", "all", "--slices", "3"]),
+        ("tinterlace=mode=interleave_top", ["--profile", "main", "--tff", "--no-cabac", "--bframes", "0", "--no-deblock", "--weightp", "2",
+                                            "--ref", "2"]),
+        // CABAC.
+        ("scroll=h=0.004,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--bframes", "0", "--no-deblock"]),
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "high", "--bff", "--bframes", "0", "--no-deblock", "--ref", "3",
+                                                                 "--partitions", "all", "--8x8dct", "--slices", "3"]),
+        ("fade=in:0:20,scroll=h=0.01,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--bframes", "0", "--no-deblock",
+                                                                       "--weightp", "2", "--ref", "3"]),
+    ]
+
+    @Test("x264 --tff/--bff with P slices (MBAFF inter, CAVLC or CABAC, no deblocking): every frame equals ffmpeg's",
+          arguments: mbaffPOptionSets.indices)
+    func mbaffP(_ index: Int) throws {
+        let (filter, options) = Self.mbaffPOptionSets[index]
+        try Self.expectMBAFFEqual(filter: filter, options: options)
+    }
+
+    /// Decodes an x264 MBAFF stream of 24 frames and expects every frame to hash as ffmpeg's (prints how many do).
+    static func expectMBAFFEqual(filter: String, options: [String]) throws {
+        let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", filter: filter, options: options)
+        let reference = try PeerStreamTests.ffmpegHashes(path)
+        let result = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(result.errors.isEmpty, "\(options): \(result.errors)")
+        let ours = result.frames.map(DecoderRun.md5)
+        let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        print("x264 MBAFF \(options): \(ours.count) frames, \(zip(ours, reference).filter { $0.0 == $0.1 }.count) equal to ffmpeg's")
         #expect(ours.count == 24 && ours == reference, "\(options): \(ours.count) frames; first differing \(String(describing: firstBad))")
         #expect(result.frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty })
     }
