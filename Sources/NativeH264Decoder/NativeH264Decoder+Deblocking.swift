@@ -22,11 +22,7 @@ extension NativeH264Decoder {
         let verticalLimit = fieldPicture ? 2 : 4
         for mb in 0..<(w * heightInMbs) {
             let slice = mbSlice[mb]
-            guard slice >= pictureFirstSlice else { continue }
-            let sliceOffset = Int(slice - pictureFirstSlice)
-            guard sliceOffset < sliceFilters.count else { continue }
-            let filter = sliceFilters[sliceOffset]
-            if filter.disableIDC == 1 { continue }
+            guard let filter = deblockingControls(ofSlice: slice) else { continue }
             let mbX = mb % w, mbY = mb / w
             let left = mb - 1, top = mb - w
             let filterLeft = mbX > 0 && mbSlice[left] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[left] == slice)
@@ -107,6 +103,17 @@ extension NativeH264Decoder {
                                         cbThresholds: chromaThresholds(mbQPCb), crThresholds: chromaThresholds(mbQPCr),
                                         filterLeft: filterLeft, filterTop: filterTop)
         }
+    }
+
+    /// The deblocking controls of the slice of the current picture with index `slice` (``mbSlice``), or nil when the
+    /// macroblock is not filtered: not decoded in this picture (concealed), or in a slice with
+    /// disable_deblocking_filter_idc 1 (§7.4.3).
+    @inline(__always)
+    func deblockingControls(ofSlice slice: Int32) -> SliceFilter? {
+        guard slice >= pictureFirstSlice else { return nil }
+        let offset = Int(slice - pictureFirstSlice)
+        guard offset < sliceFilters.count, sliceFilters[offset].disableIDC != 1 else { return nil }
+        return sliceFilters[offset]
     }
 
     /// The 4x4 luma blocks of macroblock `mb` whose transform block has non-zero coefficients (§8.7.2.1, bS 2), one

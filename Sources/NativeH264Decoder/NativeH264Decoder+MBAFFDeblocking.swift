@@ -42,11 +42,7 @@ extension NativeH264Decoder {
             for bottom in 0..<2 {
                 let mb = (2 * pairRow + bottom) * w + mbX
                 let slice = mbSlice[mb]
-                guard slice >= pictureFirstSlice else { continue }
-                let sliceOffset = Int(slice - pictureFirstSlice)
-                guard sliceOffset < sliceFilters.count else { continue }
-                let filter = sliceFilters[sliceOffset]
-                if filter.disableIDC == 1 { continue }
+                guard let filter = deblockingControls(ofSlice: slice) else { continue }
                 @inline(__always) func usable(_ n: Int) -> Bool {
                     mbSlice[n] >= pictureFirstSlice && (filter.disableIDC != 2 || mbSlice[n] == slice)
                 }
