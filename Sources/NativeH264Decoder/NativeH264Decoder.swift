@@ -13,9 +13,9 @@ import MediaCore
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I and P slices,
-/// CAVLC or CABAC (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDeblocking, ``MBAFFGeometry``). Unsupported
-/// features (SP/SI slices, the B slices of MBAFF frames, FMO with several slice groups, high bit depths) are refused with
+/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I, P and B
+/// slices, CAVLC or CABAC (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect, +MBAFFDeblocking, ``MBAFFGeometry``).
+/// Unsupported features (SP/SI slices, the deblocking of MBAFF frames' P and B slices, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -290,6 +290,10 @@ public final class NativeH264Decoder {
                                         offsetA: Int(header.sliceAlphaC0OffsetDiv2) * 2, offsetB: Int(header.sliceBetaOffsetDiv2) * 2))
         var context = SliceContext(header: header, sps: sps, pps: pps, sliceIndex: sliceCounter, picture: picture)
         (context.referenceList, context.referenceList1) = buildReferenceLists(header: header, sps: sps, context: context)
+        if interlace.mbaff && context.isB, let colocated = context.referenceList1.first ?? nil, colocated.codedAsFields {
+            // Table 8-6 with a complementary field pair as RefPicList1[0] of an MBAFF frame: not written (x264 never codes it).
+            throw .unsupportedFeature("interlaced coding: MBAFF B slices whose co-located picture was coded as two fields", nalIndex: nalIndex)
+        }
         context.weights = predictionWeights(context)
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
@@ -325,10 +329,11 @@ public final class NativeH264Decoder {
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            // MBAFF frames: I and P slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter); B slices
-            // (direct prediction with MBAFF co-located pairs) are not written yet.
-            if header.sliceType == .b {
-                throw .unsupportedFeature("interlaced coding: MBAFF frames' B slices", nalIndex: nalIndex)
+            // MBAFF frames: I, P and B slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect);
+            // the deblocking of MBAFF frames (+MBAFFDeblocking) has the boundary strengths of intra macroblocks only, so P and B
+            // slices are refused unless their deblocking is off (disable_deblocking_filter_idc 1): no wrong picture.
+            if header.sliceType != .i && header.disableDeblockingFilterIDC != 1 {
+                throw .unsupportedFeature("interlaced coding: deblocking of MBAFF frames' P and B slices (inter bS)", nalIndex: nalIndex)
             }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
