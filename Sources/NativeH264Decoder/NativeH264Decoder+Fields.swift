@@ -144,7 +144,7 @@ extension NativeH264Decoder {
                 picture.motion.fieldMacroblocks.update(repeating: 0, count: count)
             }
         }
-        deblockPicture(picture)
+        if !skipsInterlacedDeblockingForTesting { deblockPicture(picture) }
         interlace.fieldPicture = false
         interlace.fieldScan = false
         interlace.mbaff = false

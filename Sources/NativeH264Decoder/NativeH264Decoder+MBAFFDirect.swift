@@ -1,7 +1,8 @@
 extension NativeH264Decoder {
     /// Direct prediction (§8.4.1.2) of a macroblock of an MBAFF frame (B_Skip, B_Direct_16x16, B_Direct_8x8), the
-    /// co-located picture RefPicList1[0] a frame (an MBAFF frame or not; one coded as two fields is refused before):
-    /// per 8x8 sub-macroblock (direct_8x8_inference_flag is 1 in every interlaced sequence, §7.4.2.1.1) the co-located
+    /// co-located picture RefPicList1[0] a frame (an MBAFF frame or not) or a complementary field pair (Table 8-6: for a
+    /// frame macroblock its field nearer in picture order count, the bottom one when equally near; for a field macroblock
+    /// its field of the macroblock's parity, the field macroblock (pair row, column) in either): per 8x8 sub-macroblock (direct_8x8_inference_flag is 1 in every interlaced sequence, §7.4.2.1.1) the co-located
     /// block of Table 8-8 for a current AFRM picture (§8.4.1.2.1):
     /// - both the current macroblock and the co-located pair frame, or both field (same parity): the macroblock in
     ///   the same place, the corner 4x4 block (One_To_One);
@@ -19,8 +20,9 @@ extension NativeH264Decoder {
         let w = widthInMbs, mbX = mb % w, mbY = mb / w
         let bottom = mbY & 1, pairTop = (mbY & ~1) * w + mbX
         let currentField = mbField[mb] != 0
-        let motion = colocated?.motion
-        let colPairField = motion.map { pairTop < $0.macroblockCount && $0.fieldMacroblocks[pairTop] != 0 } ?? false
+        let pairFields = colocated?.codedAsFields == true ? colocated?.fields : nil
+        let colPairField = pairFields != nil
+            || (colocated?.motion).map { pairTop < $0.macroblockCount && $0.fieldMacroblocks[pairTop] != 0 } ?? false
         /// 0 One_To_One, 1 Fld_To_Frm, 2 Frm_To_Fld.
         let scale = currentField == colPairField ? 0 : (currentField ? 2 : 1)
         var colParity = 0
@@ -28,8 +30,15 @@ extension NativeH264Decoder {
             let poc = context.picture.pictureOrderCount
             colParity = abs(fields.top.pictureOrderCount - poc) >= abs(fields.bottom.pictureOrderCount - poc) ? 1 : 0
         }
+        // A complementary field pair: the motion of the field, its macroblock (pair row, column).
+        let fieldMotion = pairFields.map { $0.field(currentField ? bottom + 1 : colParity + 1).motion }
+        let fieldMb = (mbY >> 1) * w + mbX
         /// The co-located motion of sub-macroblock (x8, y8), nil when intra or no co-located picture.
         func colocatedBlock(_ x8: Int, _ y8: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
+            if let fieldMotion {
+                let row = scale == 1 ? 2 * bottom + y8 : 3 * y8
+                return Self.colocatedMotion(fieldMotion, block: fieldMb * 16 + row * 4 + x8 * 3)
+            }
             let block: Int
             switch scale {
             case 0: block = mb * 16 + y8 * 12 + x8 * 3
@@ -110,6 +119,18 @@ extension NativeH264Decoder {
                 }
             }
         }
+    }
+
+    /// The motion of block `block` of a co-located picture's tables (§8.4.1.2.1): list 0's when it used list 0, list 1's
+    /// otherwise; nil for an intra block.
+    static func colocatedMotion(_ motion: PictureMotion, block: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
+        guard block < motion.blockCount else { return nil }
+        let ref0 = Int(motion.referenceIndices[block])
+        if ref0 >= 0 { return (ref0, motion.referenceIdentities[block], (motion.motionX[block], motion.motionY[block])) }
+        let other = block + motion.blockCount
+        let ref1 = Int(motion.referenceIndices[other])
+        guard ref1 >= 0 else { return nil }
+        return (ref1, motion.referenceIdentities[other], (motion.motionX[other], motion.motionY[other]))
     }
 
     /// refIdxL0 of temporal direct prediction in an MBAFF frame (§8.4.1.2.3, MapColToList0): the lowest index of the

@@ -92,6 +92,9 @@ public final class NativeH264Decoder {
     @exclusivity(unchecked) var mbField = NativeH264Decoder.table(1, UInt8(0))
     /// The neighbours of the current macroblock of an MBAFF frame (Table 6-4), set before it is decoded.
     @exclusivity(unchecked) var mbaffNeighbours = MBAFFMacroblockNeighbours()
+    /// For tests (`@testable`): interlaced pictures are not deblocked, and the P and B slices of MBAFF frames are accepted
+    /// whatever their disable_deblocking_filter_idc: the reconstruction alone, what `ffmpeg -skip_loop_filter all` outputs.
+    var skipsInterlacedDeblockingForTesting = false
 
     // Scratch, allocated once.
     let coefficients: UnsafeMutablePointer<Int32>
@@ -290,10 +293,6 @@ public final class NativeH264Decoder {
                                         offsetA: Int(header.sliceAlphaC0OffsetDiv2) * 2, offsetB: Int(header.sliceBetaOffsetDiv2) * 2))
         var context = SliceContext(header: header, sps: sps, pps: pps, sliceIndex: sliceCounter, picture: picture)
         (context.referenceList, context.referenceList1) = buildReferenceLists(header: header, sps: sps, context: context)
-        if interlace.mbaff && context.isB, let colocated = context.referenceList1.first ?? nil, colocated.codedAsFields {
-            // Table 8-6 with a complementary field pair as RefPicList1[0] of an MBAFF frame: not written (x264 never codes it).
-            throw .unsupportedFeature("interlaced coding: MBAFF B slices whose co-located picture was coded as two fields", nalIndex: nalIndex)
-        }
         context.weights = predictionWeights(context)
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
@@ -332,7 +331,7 @@ public final class NativeH264Decoder {
             // MBAFF frames: I, P and B slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect);
             // the deblocking of MBAFF frames (+MBAFFDeblocking) has the boundary strengths of intra macroblocks only, so P and B
             // slices are refused unless their deblocking is off (disable_deblocking_filter_idc 1): no wrong picture.
-            if header.sliceType != .i && header.disableDeblockingFilterIDC != 1 {
+            if header.sliceType != .i && header.disableDeblockingFilterIDC != 1 && !skipsInterlacedDeblockingForTesting {
                 throw .unsupportedFeature("interlaced coding: deblocking of MBAFF frames' P and B slices (inter bS)", nalIndex: nalIndex)
             }
         }
