@@ -34,6 +34,10 @@ extension NativeH264Decoder {
         // taken as intra (zero), and the slice reports the missing reference.
         if colocated == nil || colocated?.isNonExisting == true { context.missingReference = true }
         let inference = context.sps.direct8x8InferenceFlag
+        if interlace.mbaff {
+            deriveMBAFFDirect(mb, subMask: subMask, colocated: colocated, &context)
+            return
+        }
         if !context.sps.frameMbsOnlyFlag, deriveMixedDirect(mb, subMask: subMask, colocated: colocated, &context) { return }
         if context.header.directSpatialMvPredFlag {
             deriveSpatialDirect(mb, subMask: subMask, colocated: colocated, inference: inference, &context)

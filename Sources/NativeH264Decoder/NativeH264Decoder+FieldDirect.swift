@@ -4,7 +4,9 @@ extension NativeH264Decoder {
     /// (the co-located 8x8 block of frame macroblock 2·row + y8, its 4x4 row 2·y8; temporal vectors halved
     /// vertically), or a frame whose co-located frame was coded as two fields (the field of the picture order
     /// count nearer the current frame's, field macroblock row/2, 4x4 row y8 + 2·(row mod 2); temporal vectors
-    /// doubled vertically). Returns false when the structures agree (the frame/progressive path applies).
+    /// doubled vertically). A co-located MBAFF frame whose pair there is a field pair gives its field macroblock of the
+    /// current field's parity instead (Table 8-8, fieldDecodingFlagX 1: One_To_One, corner blocks, vectors unscaled, the
+    /// reference the field it referenced). Returns false when the structures agree (the frame/progressive path applies).
     func deriveMixedDirect(_ mb: Int, subMask: Int, colocated: DecoderPicture?, _ context: inout SliceContext) -> Bool {
         guard let colocated else { return false }
         let current = context.picture
@@ -22,10 +24,15 @@ extension NativeH264Decoder {
             motion = fields.field(parity).motion
             fieldFromFrame = false
         }
+        // In a co-located MBAFF frame, a field pair: its macroblock of the current parity, one to one.
+        let pairSlot = (2 * mbY) * w + mbX
+        let fieldPair = fieldFromFrame && pairSlot < motion.macroblockCount && motion.fieldMacroblocks[pairSlot] != 0
         /// The co-located motion of sub-macroblock (x8, y8): nil when intra.
         func colocatedBlock(_ x8: Int, _ y8: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
             let block: Int
-            if fieldFromFrame {
+            if fieldPair {
+                block = (pairSlot + (current.fieldParity - 1) * w) * 16 + y8 * 12 + x8 * 3
+            } else if fieldFromFrame {
                 block = ((2 * mbY + y8) * w + mbX) * 16 + (2 * y8) * 4 + x8 * 3
             } else {
                 block = ((mbY / 2) * w + mbX) * 16 + (y8 + 2 * (mbY & 1)) * 4 + x8 * 3
@@ -80,10 +87,12 @@ extension NativeH264Decoder {
             var ref0 = 0
             var mvCol: (Int32, Int32) = (0, 0)
             if let col = colocatedBlock(x8, y8) {
-                mvCol = (col.mv.0, fieldFromFrame ? col.mv.1 / 2 : col.mv.1 &* 2)
-                // The picture the co-located block meant, as the current list 0 holds it: the field of that frame
-                // with the current parity, or the frame of that field.
-                let wanted = fieldFromFrame ? (col.identity & ~3) + Int32(current.fieldParity) : col.identity & ~3
+                mvCol = fieldPair ? col.mv : (col.mv.0, fieldFromFrame ? col.mv.1 / 2 : col.mv.1 &* 2)
+                // The picture the co-located block meant, as the current list 0 holds it: the field a co-located field
+                // macroblock referenced, the field of the frame a frame macroblock referenced with the current parity, or
+                // the frame of that field.
+                let wanted = fieldPair && col.identity & 3 != 0 ? col.identity
+                    : fieldFromFrame ? (col.identity & ~3) + Int32(current.fieldParity) : col.identity & ~3
                 ref0 = context.referenceList.firstIndex { $0.map { Int32(truncatingIfNeeded: $0.identity) == wanted } ?? false } ?? 0
             }
             let picture0 = referencePicture(ref0, &context)

@@ -135,7 +135,16 @@ extension NativeH264Decoder {
             concealed += 1
         }
         storeMotion(of: picture)
-        deblockPicture(picture)
+        if parity == 0 {
+            // Which macroblocks of the frame are field macroblocks, for direct prediction of later MBAFF B slices (§8.4.1.2.1).
+            let count = min(widthInMbs * heightInMbs, picture.motion.macroblockCount)
+            if interlace.mbaff {
+                picture.motion.fieldMacroblocks.update(from: mbField, count: count)
+            } else {
+                picture.motion.fieldMacroblocks.update(repeating: 0, count: count)
+            }
+        }
+        if !skipsInterlacedDeblockingForTesting { deblockPicture(picture) }
         interlace.fieldPicture = false
         interlace.fieldScan = false
         interlace.mbaff = false

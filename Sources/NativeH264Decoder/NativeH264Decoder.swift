@@ -13,9 +13,9 @@ import MediaCore
 /// ends when the first slice of the next one arrives, when an access unit delimiter, SEI or parameter
 /// set follows its slices, or when the caller says so (``endAccessUnit()``).
 ///
-/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I and P slices,
-/// CAVLC or CABAC (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDeblocking, ``MBAFFGeometry``). Unsupported
-/// features (SP/SI slices, the B slices of MBAFF frames, FMO with several slice groups, high bit depths) are refused with
+/// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I, P and B
+/// slices, CAVLC or CABAC (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect, +MBAFFDeblocking, ``MBAFFGeometry``).
+/// Unsupported features (SP/SI slices, the deblocking of MBAFF frames' P and B slices, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -92,6 +92,9 @@ public final class NativeH264Decoder {
     @exclusivity(unchecked) var mbField = NativeH264Decoder.table(1, UInt8(0))
     /// The neighbours of the current macroblock of an MBAFF frame (Table 6-4), set before it is decoded.
     @exclusivity(unchecked) var mbaffNeighbours = MBAFFMacroblockNeighbours()
+    /// For tests (`@testable`): interlaced pictures are not deblocked, and the P and B slices of MBAFF frames are accepted
+    /// whatever their disable_deblocking_filter_idc: the reconstruction alone, what `ffmpeg -skip_loop_filter all` outputs.
+    var skipsInterlacedDeblockingForTesting = false
 
     // Scratch, allocated once.
     let coefficients: UnsafeMutablePointer<Int32>
@@ -325,10 +328,11 @@ public final class NativeH264Decoder {
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
         }
         if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            // MBAFF frames: I and P slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter); B slices
-            // (direct prediction with MBAFF co-located pairs) are not written yet.
-            if header.sliceType == .b {
-                throw .unsupportedFeature("interlaced coding: MBAFF frames' B slices", nalIndex: nalIndex)
+            // MBAFF frames: I, P and B slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect);
+            // the deblocking of MBAFF frames (+MBAFFDeblocking) has the boundary strengths of intra macroblocks only, so P and B
+            // slices are refused unless their deblocking is off (disable_deblocking_filter_idc 1): no wrong picture.
+            if header.sliceType != .i && header.disableDeblockingFilterIDC != 1 && !skipsInterlacedDeblockingForTesting {
+                throw .unsupportedFeature("interlaced coding: deblocking of MBAFF frames' P and B slices (inter bS)", nalIndex: nalIndex)
             }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }

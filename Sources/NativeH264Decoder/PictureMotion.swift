@@ -13,6 +13,12 @@ final class PictureMotion {
     let motionX: UnsafeMutablePointer<Int32>
     /// Vertical motion vector components, list 0 then list 1.
     let motionY: UnsafeMutablePointer<Int32>
+    /// Per macroblock (internal index): 1 for a field macroblock of an MBAFF frame (mb_field_decoding_flag, what
+    /// §8.4.1.2.1 calls fieldDecodingFlagX of a co-located pair), 0 otherwise. Its blocks' vectors are then in
+    /// field units and its reference indices field indices.
+    let fieldMacroblocks: UnsafeMutablePointer<UInt8>
+    /// Macroblocks in the frame.
+    let macroblockCount: Int
 
     /// Allocates the motion of a frame of `macroblockCount` macroblocks, every block intra.
     /// - Parameter macroblockCount: macroblocks in the frame.
@@ -26,6 +32,9 @@ final class PictureMotion {
         motionX.initialize(repeating: 0, count: 2 * blockCount)
         motionY = .allocate(capacity: 2 * blockCount)
         motionY.initialize(repeating: 0, count: 2 * blockCount)
+        self.macroblockCount = max(macroblockCount, 1)
+        fieldMacroblocks = .allocate(capacity: self.macroblockCount)
+        fieldMacroblocks.initialize(repeating: 0, count: self.macroblockCount)
     }
 
     deinit {
@@ -33,6 +42,7 @@ final class PictureMotion {
         referenceIdentities.deallocate()
         motionX.deallocate()
         motionY.deallocate()
+        fieldMacroblocks.deallocate()
     }
 
     /// Marks every block intra (a frame with no motion of its own: inferred for a gap in `frame_num`).
@@ -41,5 +51,6 @@ final class PictureMotion {
         referenceIdentities.update(repeating: -1, count: 2 * blockCount)
         motionX.update(repeating: 0, count: 2 * blockCount)
         motionY.update(repeating: 0, count: 2 * blockCount)
+        fieldMacroblocks.update(repeating: 0, count: macroblockCount)
     }
 }

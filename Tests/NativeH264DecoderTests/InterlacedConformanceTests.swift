@@ -1,12 +1,13 @@
 import Bitstream
 import Foundation
 import H264
-import NativeH264Decoder
+@testable import NativeH264Decoder
 import Testing
 import TestSupport
 
 /// The interlaced streams of the JVT FRExt conformance suite (field pictures, PAFF; MBAFF, whose P and B slices are
-/// still refused by name), decoded by the native decoder and compared with the official decoded MD5s and per-frame MD5s.
+/// decoded but refused by name when deblocked: their inter bS is not written yet), decoded by the native decoder and compared
+/// with the official decoded MD5s and per-frame MD5s, and without the loop filter with ffmpeg's (`-skip_loop_filter all`).
 @Suite("Native H.264 decoder: interlaced conformance")
 struct InterlacedConformanceTests {
     /// The streams whose SPS says frame_mbs_only_flag 0 (MANIFEST.md: "interlaced(field/PAFF)" and "MBAFF").
@@ -73,6 +74,35 @@ struct InterlacedConformanceTests {
             #expect(frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty }, "\(name)")
         }
         for line in lines { print("  MBAFF \(line)") }
+    }
+
+    @Test("MBAFF streams without the loop filter (I, P and B slices, MBAFF and field pictures mixed): every frame equals ffmpeg's",
+          .requiresMedia, .enabled(if: ExternalTool.isRunnable("ffmpeg")))
+    func mbaffReconstruction() throws {
+        var lines: [String] = []
+        for name in Self.mbaffStreams {
+            let path = MediaFiles.url("h264-conformance/jvt-frext/\(name)").path
+            let bytes = try MediaFiles.bytes("h264-conformance/jvt-frext/\(name)")
+            let decoder = NativeH264Decoder()
+            decoder.skipsInterlacedDeblockingForTesting = true
+            var frames: [NativeH264DecodedFrame] = []
+            var errors: [NativeH264DecoderError] = []
+            for (index, range) in AnnexB.nalUnitRanges(in: bytes).enumerated() {
+                do { frames += try decoder.decode(nalUnit: bytes[range], timestamp: Int64(index)) } catch { errors.append(error) }
+            }
+            frames += decoder.flush()
+            let output = try ExternalTool.check("ffmpeg", ["-hide_banner", "-v", "error", "-skip_loop_filter", "all", "-i", path,
+                                                           "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+            let reference = FrameMD5.hashes(output.text)
+            let ours = frames.map(DecoderRun.md5)
+            let equal = zip(ours, reference).filter { $0.0 == $0.1 }.count
+            let firstBad = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            lines.append("\(name): \(ours.count) frames, \(equal) equal to ffmpeg's (reference \(reference.count))")
+            #expect(errors.isEmpty, "\(name): \(errors.prefix(2))")
+            #expect(!ours.isEmpty && ours == reference, "\(name): first differing frame \(String(describing: firstBad))")
+            #expect(frames.allSatisfy { $0.concealedMacroblocks == 0 && $0.problems.isEmpty }, "\(name)")
+        }
+        for line in lines { print("  MBAFF no loop filter \(line)") }
     }
 
     @Test("damaged field-picture streams (NAL units dropped or cut short): no crash, frames out, damage reported", .requiresMedia)
