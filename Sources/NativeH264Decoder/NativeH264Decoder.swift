@@ -15,7 +15,7 @@ import MediaCore
 ///
 /// Field pictures (PAFF) are decoded (NativeH264Decoder+Fields.swift); MBAFF frames (§7.3.4 macroblock pairs) of I, P and B
 /// slices, CAVLC or CABAC (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect, +MBAFFDeblocking, ``MBAFFGeometry``).
-/// Unsupported features (SP/SI slices, the deblocking of MBAFF frames' P and B slices, FMO with several slice groups, high bit depths) are refused with
+/// Unsupported features (SP/SI slices, FMO with several slice groups, high bit depths) are refused with
 /// ``NativeH264DecoderError/unsupportedFeature(_:nalIndex:)``. Redundant slices (`redundant_pic_cnt`
 /// > 0) are ignored, which §C and Annex A allow a decoder to do when the primary picture is present.
 /// Damaged slices never crash the decoder: what cannot be decoded is concealed and reported on the frame.
@@ -326,14 +326,6 @@ public final class NativeH264Decoder {
         switch header.sliceType {
         case .i, .p, .b: break
         case .sp, .si: throw .unsupportedFeature("SP/SI slices (Extended profile)", nalIndex: nalIndex)
-        }
-        if !sps.frameMbsOnlyFlag && sps.mbAdaptiveFrameFieldFlag && !header.fieldPicFlag {
-            // MBAFF frames: I, P and B slices (CAVLC or CABAC) are decoded (NativeH264Decoder+MBAFF.swift, +MBAFFInter, +MBAFFDirect);
-            // the deblocking of MBAFF frames (+MBAFFDeblocking) has the boundary strengths of intra macroblocks only, so P and B
-            // slices are refused unless their deblocking is off (disable_deblocking_filter_idc 1): no wrong picture.
-            if header.sliceType != .i && header.disableDeblockingFilterIDC != 1 && !skipsInterlacedDeblockingForTesting {
-                throw .unsupportedFeature("interlaced coding: deblocking of MBAFF frames' P and B slices (inter bS)", nalIndex: nalIndex)
-            }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
