@@ -70,6 +70,24 @@ extension NativeH264Decoder {
                 let (lumaView, cbView, crView) = field ? (bottom == 0 ? fieldViews.0 : fieldViews.1) : frameViews
                 let x = mbX * 16, y = field ? pairRow * 16 : (2 * pairRow + bottom) * 16
                 let cx = mbX * 8, cy = field ? pairRow * 8 : (2 * pairRow + bottom) * 8
+                /// A whole macroblock edge against macroblock `n`, its 4 segments each with its bS (left: p is n's block
+                /// column 3, row for row; top: n's block row 3), luma and chroma, in the planes `views` with the edge at
+                /// luma (x, y), chroma (cx, cy).
+                @inline(__always) func filterEdge(against n: Int, vertical: Bool, mixed: Bool,
+                                                  _ views: (MutablePlaneView, MutablePlaneView, MutablePlaneView), y: Int, cy: Int) {
+                    @inline(__always) func segment(_ k: Int) -> Int {
+                        vertical ? edge(n * 16 + 4 * k + 3, 4 * k, vertical: true, mixed: mixed)
+                            : edge(n * 16 + 12 + k, k, vertical: false, mixed: mixed)
+                    }
+                    let s = (segment(0), segment(1), segment(2), segment(3))
+                    Self.filterLumaMacroblockEdge(views.0, x: x, y: y, direction: vertical ? .vertical : .horizontal, strengths: s,
+                                                  thresholds: luma(n))
+                    if hasChroma && s.0 | s.1 | s.2 | s.3 != 0 {
+                        let c = chroma(n)
+                        DeblockingFilter.filterChromaEdges(cb: views.1, cr: views.2, x: cx, y: cy, direction: vertical ? .vertical : .horizontal,
+                                                           strengths: s, cbThresholds: c.0, crThresholds: c.1)
+                    }
+                }
                 let inner = DeblockingThresholds(qPp: here, qPq: here, filterOffsetA: a, filterOffsetB: b)
                 let innerChroma = (DeblockingThresholds(qPp: hereCb, qPq: hereCb, filterOffsetA: a, filterOffsetB: b),
                                    DeblockingThresholds(qPp: hereCr, qPq: hereCr, filterOffsetA: a, filterOffsetB: b))
@@ -93,15 +111,7 @@ extension NativeH264Decoder {
                 if filterLeft {
                     if leftField == field {
                         // Same coding: the macroblock in the same slot (same parity for field pairs), row for row.
-                        let n = mb - 1
-                        let s = (edge(n * 16 + 3, 0, vertical: true, mixed: false), edge(n * 16 + 7, 4, vertical: true, mixed: false),
-                                 edge(n * 16 + 11, 8, vertical: true, mixed: false), edge(n * 16 + 15, 12, vertical: true, mixed: false))
-                        Self.filterLumaMacroblockEdge(lumaView, x: x, y: y, direction: .vertical, strengths: s, thresholds: luma(n))
-                        if hasChroma && s.0 | s.1 | s.2 | s.3 != 0 {
-                            let c = chroma(n)
-                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .vertical, strengths: s,
-                                                               cbThresholds: c.0, crThresholds: c.1)
-                        }
+                        filterEdge(against: mb - 1, vertical: true, mixed: false, (lumaView, cbView, crView), y: y, cy: cy)
                     } else if field {
                         // A field macroblock next to a frame pair: its rows 2s and 2s + 1 meet frame rows 4s + parity and
                         // 4s + 2 + parity of the pair: block row s % 4 of the top (s < 4) or bottom macroblock.
@@ -151,33 +161,14 @@ extension NativeH264Decoder {
                 if filterTop {
                     if !field && bottom == 0 && aboveField {
                         // A frame macroblock under a field pair: once in each field, against that field's macroblock.
-                        for parity in 0..<2 {
-                            let (fieldLuma, fieldCb, fieldCr) = parity == 0 ? fieldViews.0 : fieldViews.1
-                            let n = aboveTop + parity * w
-                            let s = (edge(n * 16 + 12, 0, vertical: false, mixed: true), edge(n * 16 + 13, 1, vertical: false, mixed: true),
-                                     edge(n * 16 + 14, 2, vertical: false, mixed: true), edge(n * 16 + 15, 3, vertical: false, mixed: true))
-                            Self.filterLumaMacroblockEdge(fieldLuma, x: x, y: pairRow * 16, direction: .horizontal, strengths: s,
-                                                          thresholds: luma(n))
-                            if hasChroma {
-                                let c = chroma(n)
-                                DeblockingFilter.filterChromaEdges(cb: fieldCb, cr: fieldCr, x: cx, y: pairRow * 8, direction: .horizontal,
-                                                                   strengths: s, cbThresholds: c.0, crThresholds: c.1)
-                            }
-                        }
+                        filterEdge(against: aboveTop, vertical: false, mixed: true, fieldViews.0, y: pairRow * 16, cy: pairRow * 8)
+                        filterEdge(against: aboveTop + w, vertical: false, mixed: true, fieldViews.1, y: pairRow * 16, cy: pairRow * 8)
                     } else {
                         // The macroblock above in the same view: the top macroblock of a frame pair for its bottom one; for a
                         // frame pair's top one, the bottom macroblock above; for a field macroblock, the same field's above
                         // (a frame pair's bottom macroblock when the pair above is a frame pair: mixed).
                         let n = !field ? mb - w : (bottom == 0 && aboveField ? aboveTop : aboveTop + w)
-                        let mixed = field && !aboveField
-                        let s = (edge(n * 16 + 12, 0, vertical: false, mixed: mixed), edge(n * 16 + 13, 1, vertical: false, mixed: mixed),
-                                 edge(n * 16 + 14, 2, vertical: false, mixed: mixed), edge(n * 16 + 15, 3, vertical: false, mixed: mixed))
-                        Self.filterLumaMacroblockEdge(lumaView, x: x, y: y, direction: .horizontal, strengths: s, thresholds: luma(n))
-                        if hasChroma && s.0 | s.1 | s.2 | s.3 != 0 {
-                            let c = chroma(n)
-                            DeblockingFilter.filterChromaEdges(cb: cbView, cr: crView, x: cx, y: cy, direction: .horizontal, strengths: s,
-                                                               cbThresholds: c.0, crThresholds: c.1)
-                        }
+                        filterEdge(against: n, vertical: false, mixed: field && !aboveField, (lumaView, cbView, crView), y: y, cy: cy)
                     }
                 }
                 // Inner horizontal edges.
