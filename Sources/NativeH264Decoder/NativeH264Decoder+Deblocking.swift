@@ -53,12 +53,12 @@ extension NativeH264Decoder {
                         for segment in 0..<4 { strengths[segment] = 4 }
                         any = 4
                     } else {
-                        for segment in 0..<4 {
-                            let p = left * 16 + segment * 4 + 3, q = base + segment * 4
-                            let value = (coded >> (segment * 4)) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q, verticalLimit: verticalLimit)
-                            strengths[segment] = value
-                            any |= value
-                        }
+                        let p = left * 16 + 3
+                        let own = Int32(truncatingIfNeeded: coded)
+                        let leftCoded = SIMD4<Int32>(own, own >> 4, own >> 8, own >> 12) & 1
+                            | SIMD4(hasCoefficients(p) ? 1 : 0, hasCoefficients(p + 4) ? 1 : 0, hasCoefficients(p + 8) ? 1 : 0,
+                                    hasCoefficients(p + 12) ? 1 : 0)
+                        any |= edgeStrengths(p: p, q: base, step: 4, coded: leftCoded, verticalLimit: verticalLimit, into: strengths)
                     }
                 } else {
                     for segment in 0..<4 { strengths[segment] = 0 }
@@ -69,12 +69,12 @@ extension NativeH264Decoder {
                         for segment in 0..<4 { strengths[16 + segment] = value }
                         any |= value
                     } else {
-                        for segment in 0..<4 {
-                            let p = top * 16 + 12 + segment, q = base + segment
-                            let value = (coded >> segment) & 1 != 0 || hasCoefficients(p) ? 2 : motionStrength(p: p, q: q, verticalLimit: verticalLimit)
-                            strengths[16 + segment] = value
-                            any |= value
-                        }
+                        let p = top * 16 + 12
+                        let own = Int32(truncatingIfNeeded: coded)
+                        let topCoded = SIMD4<Int32>(own, own >> 1, own >> 2, own >> 3) & 1
+                            | SIMD4(hasCoefficients(p) ? 1 : 0, hasCoefficients(p + 1) ? 1 : 0, hasCoefficients(p + 2) ? 1 : 0,
+                                    hasCoefficients(p + 3) ? 1 : 0)
+                        any |= edgeStrengths(p: p, q: base, step: 1, coded: topCoded, verticalLimit: verticalLimit, into: strengths + 16)
                     }
                 } else {
                     for segment in 0..<4 { strengths[16 + segment] = 0 }
@@ -142,26 +142,59 @@ extension NativeH264Decoder {
     @inline(__always)
     func setInterInnerStrengths(_ mb: Int, coded: Int, innerMask: Int, verticalLimit: Int, _ strengths: UnsafeMutablePointer<Int>) -> Int {
         let base = mb * 16
-        let uniform = coded == 0 && sameMotion(mb)
+        if coded == 0 && sameMotion(mb) {
+            for edge in 1..<4 {
+                for segment in 0..<4 { strengths[edge * 4 + segment] = 0; strengths[16 + edge * 4 + segment] = 0 }
+            }
+            return 0
+        }
         var any = 0
         for edge in 1..<4 {
-            if uniform || (innerMask != 0 && edge != 2) {
+            if innerMask != 0 && edge != 2 {
                 for segment in 0..<4 { strengths[edge * 4 + segment] = 0; strengths[16 + edge * 4 + segment] = 0 }
                 continue
             }
-            for segment in 0..<4 {
-                let vp = segment * 4 + edge - 1, vq = vp + 1
-                let vertical = (coded >> vp | coded >> vq) & 1 != 0 ? 2
-                    : motionStrength(p: base + vp, q: base + vq, verticalLimit: verticalLimit)
-                let hp = (edge - 1) * 4 + segment, hq = hp + 4
-                let horizontal = (coded >> hp | coded >> hq) & 1 != 0 ? 2
-                    : motionStrength(p: base + hp, q: base + hq, verticalLimit: verticalLimit)
-                strengths[edge * 4 + segment] = vertical
-                strengths[16 + edge * 4 + segment] = horizontal
-                any |= vertical | horizontal
-            }
+            // Vertical edge: column edge − 1 against column edge; horizontal edge: row edge − 1 against row edge.
+            let columns = Int32(truncatingIfNeeded: coded >> (edge - 1) | coded >> edge)
+            let verticalCoded = SIMD4<Int32>(columns, columns >> 4, columns >> 8, columns >> 12) & 1
+            let rows = Int32(truncatingIfNeeded: coded >> ((edge - 1) * 4) | coded >> (edge * 4))
+            let horizontalCoded = SIMD4<Int32>(rows, rows >> 1, rows >> 2, rows >> 3) & 1
+            any |= edgeStrengths(p: base + edge - 1, q: base + edge, step: 4, coded: verticalCoded, verticalLimit: verticalLimit,
+                                 into: strengths + edge * 4)
+            any |= edgeStrengths(p: base + (edge - 1) * 4, q: base + edge * 4, step: 1, coded: horizontalCoded, verticalLimit: verticalLimit,
+                                 into: strengths + 16 + edge * 4)
         }
         return any
+    }
+
+    /// bS of the four segments of an edge between inter blocks (§8.7.2.1) into `strengths[0…3]`: 2 where `coded` is 1
+    /// (either block's transform block has coefficients), else 1 or 0 from the blocks' motion; returns them or-ed.
+    /// Segment k's blocks are p + k · step and q + k · step (indices into the per-block tables; step 1 along a
+    /// horizontal edge, 4 down a vertical one). When no block uses list 1 (every P macroblock, and B blocks predicted
+    /// from list 0 alone), the four are compared at once — different reference pictures, or vectors at least 4 quarter
+    /// samples apart horizontally or `verticalLimit` vertically — else one by one (``motionStrength(p:q:verticalLimit:)``).
+    @inline(__always)
+    func edgeStrengths(p: Int, q: Int, step: Int, coded: SIMD4<Int32>, verticalLimit: Int, into strengths: UnsafeMutablePointer<Int>) -> Int {
+        @inline(__always) func load(_ table: UnsafeMutablePointer<Int32>, _ start: Int) -> SIMD4<Int32> {
+            step == 1 ? UnsafeRawPointer(table + start).loadUnaligned(as: SIMD4<Int32>.self)
+                : SIMD4(table[start], table[start + step], table[start + 2 * step], table[start + 3 * step])
+        }
+        var values: SIMD4<Int32>
+        if any((load(refIdentitiesL1, p) .>= 0) .| (load(refIdentitiesL1, q) .>= 0)) {
+            values = SIMD4(repeating: 0)
+            for k in 0..<4 where coded[k] == 0 {
+                values[k] = Int32(motionStrength(p: p + k * step, q: q + k * step, verticalLimit: verticalLimit))
+            }
+        } else {
+            // Differences wrap for hostile vectors (no trap; such a stream's picture is garbage anyway).
+            let dx = load(motionX, p) &- load(motionX, q), dy = load(motionY, p) &- load(motionY, q)
+            let limit = Int32(truncatingIfNeeded: verticalLimit)
+            let differs = (load(refIdentities, p) .!= load(refIdentities, q)) .| (dx .>= 4) .| (dx .<= -4) .| (dy .>= limit) .| (dy .<= -limit)
+            values = SIMD4<Int32>(repeating: 0).replacing(with: 1, where: differs)
+        }
+        values.replace(with: 2, where: coded .!= 0)
+        strengths[0] = Int(values[0]); strengths[1] = Int(values[1]); strengths[2] = Int(values[2]); strengths[3] = Int(values[3])
+        return Int(values[0] | values[1] | values[2] | values[3])
     }
 
     /// Whether the transform block holding 4x4 luma block `block` (an index into the per-block tables) has
