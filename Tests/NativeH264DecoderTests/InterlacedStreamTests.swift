@@ -96,6 +96,22 @@ struct InterlacedStreamTests {
         try Self.expectMBAFFEqual(filter: filter, options: options)
     }
 
+    @Test("x264 --tff --constrained-intra with P/B slices: refused with the typed error naming constrained_intra_pred in MBAFF, no frame invented")
+    func mbaffConstrainedIntraRefused() throws {
+        let options = ["--profile", "high", "--tff", "--bframes", "2", "--no-deblock", "--constrained-intra"]
+        let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", filter: "scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top",
+                                                         options: options)
+        let result = DecoderRun.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        guard case let .unsupportedFeature(feature, _)? = result.errors.first else {
+            Issue.record("expected a refusal, got \(result.errors) and \(result.frames.count) frames")
+            return
+        }
+        #expect(feature.contains("constrained_intra_pred_flag") && feature.contains("MBAFF"))
+        let ours = result.frames.map(DecoderRun.md5)
+        let reference = try PeerStreamTests.ffmpegHashes(path)
+        #expect(ours == Array(reference.prefix(ours.count)), "\(ours.count) frames out")
+    }
+
     /// Decodes an x264 MBAFF stream of 24 frames and expects every frame to hash as ffmpeg's (prints how many do).
     static func expectMBAFFEqual(filter: String?, options: [String]) throws {
         let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", filter: filter, options: options)
