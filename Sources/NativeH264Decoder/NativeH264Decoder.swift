@@ -334,11 +334,6 @@ public final class NativeH264Decoder {
             if header.sliceType != .i && header.disableDeblockingFilterIDC != 1 && !skipsInterlacedDeblockingForTesting {
                 throw .unsupportedFeature("interlaced coding: deblocking of MBAFF frames' P and B slices (inter bS)", nalIndex: nalIndex)
             }
-            // Intra prediction in MBAFF frames takes every available neighbour as intra (true in I slices): with
-            // constrained_intra_pred_flag, P and B slices would need the per-half left availability of §8.3.1.2 with Table 6-4.
-            if header.sliceType != .i && pps.constrainedIntraPredFlag {
-                throw .unsupportedFeature("interlaced coding: constrained_intra_pred_flag in MBAFF frames' P and B slices", nalIndex: nalIndex)
-            }
         }
         if pps.numSliceGroupsMinus1 > 0 { throw .unsupportedFeature("FMO (num_slice_groups_minus1 \(pps.numSliceGroupsMinus1))", nalIndex: nalIndex) }
         if sps.bitDepthLuma != 8 || sps.bitDepthChroma != 8 { throw .unsupportedFeature("bit depth above 8", nalIndex: nalIndex) }
