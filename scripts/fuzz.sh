@@ -80,6 +80,12 @@ if command -v x264 >/dev/null && command -v ffmpeg >/dev/null; then
     for options in "--tff --no-cabac" "--bff --slices 2" "--tff --no-deblock --cqm jvt"; do
         x264 --quiet --profile high --threads 1 --keyint 1 $options -o "$corpus/seed-mbaff-${options// /}.264" "$corpus/mbaff.y4m" 2>/dev/null || true
     done
+    # P and B slices (without deblocking, which MBAFF P/B slices still refuse): skipped pairs, field references, direct prediction.
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=48x64:rate=25 -vf scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top \
+        -frames:v 6 -pix_fmt yuv420p "$corpus/mbaff.y4m" || true
+    for options in "--tff --no-cabac --bframes 2 --direct temporal --weightp 2" "--bff --bframes 2 --direct spatial --ref 2 --partitions all"; do
+        x264 --quiet --profile high --threads 1 --no-deblock $options -o "$corpus/seed-mbaff-inter-${options// /}.264" "$corpus/mbaff.y4m" 2>/dev/null || true
+    done
     rm -f "$corpus/mbaff.y4m"
 fi
 

@@ -139,7 +139,7 @@ extension NativeH264Decoder {
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterPosition(ofBlock: index)
                 let predicted = interlace.mbaff
-                    ? predictedIntraModeMBAFF(mb, raster: raster)
+                    ? predictedIntraModeMBAFF(mb, raster: raster, constrainedIntra: context.constrainedIntra)
                     : predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, context)
                 var mode = predicted
                 if engine.decision(68) == 0 {

@@ -1,5 +1,7 @@
 extension NativeH264Decoder {
     /// Writes one 4x4 block's motion of one list (refIdxLX, mvLX of §8.4.1) into that list's cache and the picture's tables.
+    /// For a field macroblock of an MBAFF frame the callers pass its field reference index, its vector in field quarter
+    /// samples and the identity of the reference field (frame identity + 1 top, + 2 bottom; NativeH264Decoder+MBAFFInter.swift).
     @inline(__always)
     func setMotion(list: Int, _ mb: Int, x: Int, y: Int, ref: Int, mv: (Int32, Int32), identity: Int32) {
         let index = Self.cacheIndex(x, y), block = mb * 16 + y * 4 + x

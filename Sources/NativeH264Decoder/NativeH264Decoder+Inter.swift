@@ -71,7 +71,8 @@ extension NativeH264Decoder {
         return (median(mvCache[2 * a], mvCache[2 * b], mvCache[2 * c]), median(mvCache[2 * a + 1], mvCache[2 * b + 1], mvCache[2 * c + 1]))
     }
 
-    /// Writes a partition's reference index and motion vector into the cache and the picture's tables.
+    /// Writes a partition's reference index and motion vector into the cache and the picture's tables (for a field
+    /// macroblock of an MBAFF frame in field units, with the reference field's identity: NativeH264Decoder+MBAFFInter.swift).
     @inline(__always)
     func fill(_ mb: Int, x: Int, y: Int, w: Int, h: Int, ref: Int, mv: (Int32, Int32), identity: Int32) {
         for j in y..<(y + h) {

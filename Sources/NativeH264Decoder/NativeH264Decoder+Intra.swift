@@ -17,7 +17,7 @@ extension NativeH264Decoder {
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterOfBlock[index]
                 let predicted = interlace.mbaff
-                    ? predictedIntraModeMBAFF(mb, raster: raster)
+                    ? predictedIntraModeMBAFF(mb, raster: raster, constrainedIntra: context.constrainedIntra)
                     : predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1, topMb: topAvailable ? topMb : -1, context)
                 var mode = predicted
                 if !reader.bit() {
@@ -80,29 +80,35 @@ extension NativeH264Decoder {
         let picture = context.picture
         let isNxN = type == 0
         let left: Bool, top: Bool, topLeft: Bool, topRight: Bool
+        // The lower half of the left column (luma rows 8–15, chroma rows 4–7): in an MBAFF frame with constrained intra
+        // prediction it may differ from the upper half (``MBAFFMacroblockNeighbours/leftLower``); `left` is the upper half.
+        var leftLower: Bool
         if interlace.mbaff {
-            // I slices only: every available neighbour is intra (constrained_intra_pred_flag changes nothing).
             (left, top, topLeft, topRight) = (mbaffNeighbours.left, mbaffNeighbours.top, mbaffNeighbours.topLeft, mbaffNeighbours.topRight)
+            leftLower = mbaffNeighbours.leftLower
         } else {
             let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
             left = leftMb >= 0 && isAvailableForIntra(leftMb, context)
             top = topMb >= 0 && isAvailableForIntra(topMb, context)
             topLeft = leftMb >= 0 && topMb >= 0 && isAvailableForIntra(topMb - 1, context)
             topRight = topMb >= 0 && mbX < widthInMbs - 1 && isAvailableForIntra(topMb + 1, context)
+            leftLower = left
         }
         let qp = context.qp
         let samples = macroblockSamples(mb, picture)
         let lumaPlane = samples.luma, origin = samples.lumaOrigin, stride = samples.lumaStride
         if isNxN && mbTransform8x8[mb] & 16 != 0 {
-            try reconstructIntra8x8Luma(mb, left: left, top: top, topLeft: topLeft, topRight: topRight, samples: samples, context)
+            try reconstructIntra8x8Luma(mb, left: left, leftLower: leftLower, top: top, topLeft: topLeft, topRight: topRight, samples: samples, context)
         } else if isNxN {
             for index in 0..<16 {
                 let raster = Self.rasterOfBlock[index]
                 let x = raster & 3, y = raster >> 2
                 var neighbours: IntraNeighbours = []
-                if x > 0 || left { neighbours.insert(.left) }
+                // The left samples of block row y, and the sample above left of a block at x 0 (luma row 4·y − 1).
+                let blockLeft = y < 2 ? left : leftLower, cornerLeft = y < 3 ? left : leftLower
+                if x > 0 || blockLeft { neighbours.insert(.left) }
                 if y > 0 || top { neighbours.insert(.top) }
-                if (x > 0 && y > 0) || (x == 0 && y > 0 && left) || (y == 0 && x > 0 && top) || (x == 0 && y == 0 && topLeft) {
+                if (x > 0 && y > 0) || (x == 0 && y > 0 && cornerLeft) || (y == 0 && x > 0 && top) || (x == 0 && y == 0 && topLeft) {
                     neighbours.insert(.topLeft)
                 }
                 if y == 0 {
@@ -122,7 +128,7 @@ extension NativeH264Decoder {
             }
         } else {
             var neighbours: IntraNeighbours = []
-            if left { neighbours.insert(.left) }
+            if left && leftLower { neighbours.insert(.left) }
             if top { neighbours.insert(.top) }
             if topLeft { neighbours.insert(.topLeft) }
             guard let mode = Intra16x16Mode(rawValue: (type - 1) % 4), mode.isUsable(with: neighbours) else {
@@ -145,8 +151,14 @@ extension NativeH264Decoder {
             }
         }
         if context.hasChroma {
+            if left != leftLower && chromaMode == 0 {
+                // DC with half of the left column available (MBAFF, constrained intra): per 4x4 block (§8.3.4.1–3).
+                predictChromaDCHalfLeft(samples, upper: left, lower: leftLower, top: top)
+                addChromaResidual(mb, cbp: cbp, picture: picture)
+                return
+            }
             var neighbours: IntraNeighbours = []
-            if left { neighbours.insert(.left) }
+            if left && leftLower { neighbours.insert(.left) }
             if top { neighbours.insert(.top) }
             if topLeft { neighbours.insert(.topLeft) }
             guard let mode = IntraChromaMode(rawValue: chromaMode), mode.isUsable(with: neighbours) else {

@@ -26,8 +26,12 @@ struct MBAFFMacroblockNeighbours {
     var leftDiagonalMb: InlineArray<3, Int> = .init(repeating: -1)
     /// The 4x4 block row in that macroblock.
     var leftDiagonalRow: InlineArray<3, Int> = .init(repeating: 0)
-    /// The samples left (the pair A), above, above left and above right are available.
-    var left = false, top = false, topLeft = false, topRight = false
+    /// The samples left (the pair A), above, above left and above right are available for intra prediction
+    /// (§8.3.1.2: in the slice, and intra when constrained_intra_pred_flag is 1); `left` the upper half of the left
+    /// column (luma rows 0–7, chroma rows 0–3), `leftLower` its lower half: with constrained intra prediction a frame
+    /// macroblock next to a field pair needs both of its macroblocks intra, a field macroblock next to a frame pair
+    /// takes its upper half from the pair's top macroblock and its lower half from the bottom one (Table 6-4).
+    var left = false, leftLower = false, top = false, topLeft = false, topRight = false
 }
 
 /// Where a macroblock's samples are: the plane view its prediction reads (the frame, or for a field
@@ -304,10 +308,22 @@ extension NativeH264Decoder {
             n.leftDiagonalMb[row - 1] = diagonal
             n.leftDiagonalRow[row - 1] = yW >> 2
         }
-        n.left = availableA
-        n.top = n.topMb >= 0
-        n.topLeft = topLeft >= 0
-        n.topRight = topRight >= 0
+        /// Available for intra prediction (§8.3.1.2).
+        func intra(_ n: Int) -> Bool { n >= 0 && !(context.constrainedIntra && mbKind[n] == Kind.inter) }
+        if !availableA {
+            (n.left, n.leftLower) = (false, false)
+        } else if isField == fields.contains(.a) {
+            n.left = intra(n.leftMb[0])
+            n.leftLower = n.left
+        } else if isField {
+            (n.left, n.leftLower) = (intra(a), intra(a + w))
+        } else {
+            n.left = intra(a) && intra(a + w)
+            n.leftLower = n.left
+        }
+        n.top = intra(n.topMb)
+        n.topLeft = intra(topLeft)
+        n.topRight = intra(topRight)
         mbaffNeighbours = n
     }
 
@@ -316,8 +332,9 @@ extension NativeH264Decoder {
     /// 8x8 block the 4x4 block of an Intra_4x4 neighbour is n = 1 of its 8x8 block left (n = 3 for a frame
     /// macroblock's lower 8x8 blocks next to a field pair) and n = 2 above: that is the 4x4 block row of yW,
     /// as for a 4x4 block at the same place.
+    /// With constrained_intra_pred_flag an inter neighbour counts as not available (dcPredModePredictedFlag 1).
     @inline(__always)
-    func predictedIntraModeMBAFF(_ mb: Int, raster: Int) -> Int {
+    func predictedIntraModeMBAFF(_ mb: Int, raster: Int, constrainedIntra: Bool) -> Int {
         let base = mb * 16
         let x = raster & 3, y = raster >> 2
         var modeA = -1, modeB = -1
@@ -325,13 +342,17 @@ extension NativeH264Decoder {
             modeA = Int(intraModes[base + raster - 1])
         } else {
             let left = mbaffNeighbours.leftMb[y]
-            if left >= 0 { modeA = mbKind[left] == Kind.intraNxN ? Int(intraModes[left * 16 + mbaffNeighbours.leftRow[y] * 4 + 3]) : 2 }
+            if left >= 0 && !(constrainedIntra && mbKind[left] == Kind.inter) {
+                modeA = mbKind[left] == Kind.intraNxN ? Int(intraModes[left * 16 + mbaffNeighbours.leftRow[y] * 4 + 3]) : 2
+            }
         }
         if y > 0 {
             modeB = Int(intraModes[base + raster - 4])
         } else {
             let top = mbaffNeighbours.topMb
-            if top >= 0 { modeB = mbKind[top] == Kind.intraNxN ? Int(intraModes[top * 16 + 12 + x]) : 2 }
+            if top >= 0 && !(constrainedIntra && mbKind[top] == Kind.inter) {
+                modeB = mbKind[top] == Kind.intraNxN ? Int(intraModes[top * 16 + 12 + x]) : 2
+            }
         }
         return modeA < 0 || modeB < 0 ? 2 : min(modeA, modeB)
     }
@@ -371,5 +392,36 @@ extension NativeH264Decoder {
         }
         if left >= 0 && top >= 0 { return (left + top + 1) >> 1 }
         return left >= 0 ? left : (top >= 0 ? top : 0)
+    }
+
+    /// Intra chroma DC prediction (§8.3.4.1–8.3.4.3, 4:2:0) when only one half of the left column is available for
+    /// intra prediction (an MBAFF frame with constrained_intra_pred_flag: ``MBAFFMacroblockNeighbours/leftLower``): each
+    /// 4x4 chroma block takes the DC of the samples its rules allow — the upper-left and lower-right blocks top and left,
+    /// the upper-right block top first, the lower-left block left first — from the available halves; 128 when none.
+    func predictChromaDCHalfLeft(_ samples: MacroblockSamples, upper: Bool, lower: Bool, top: Bool) {
+        for component in 0..<2 {
+            let origin = component == 0 ? samples.cbOrigin : samples.crOrigin, stride = samples.chromaStride
+            @inline(__always) func topSum(_ x0: Int) -> Int { (0..<4).reduce(0) { $0 + Int((origin - stride)[x0 + $1]) } }
+            @inline(__always) func leftSum(_ y0: Int) -> Int { (0..<4).reduce(0) { $0 + Int((origin + (y0 + $1) * stride - 1).pointee) } }
+            for block in 0..<4 {
+                let bx = block & 1, by = block >> 1
+                let leftAvailable = by == 0 ? upper : lower
+                let value: Int
+                if bx == by {
+                    // (0, 0) and (4, 4): both, else left, else top.
+                    if top && leftAvailable { value = (topSum(4 * bx) + leftSum(4 * by) + 4) >> 3 }
+                    else if leftAvailable { value = (leftSum(4 * by) + 2) >> 2 }
+                    else if top { value = (topSum(4 * bx) + 2) >> 2 }
+                    else { value = 128 }
+                } else if bx == 1 {
+                    // (4, 0): top, else left.
+                    if top { value = (topSum(4) + 2) >> 2 } else if leftAvailable { value = (leftSum(0) + 2) >> 2 } else { value = 128 }
+                } else {
+                    // (0, 4): left, else top.
+                    if leftAvailable { value = (leftSum(4) + 2) >> 2 } else if top { value = (topSum(0) + 2) >> 2 } else { value = 128 }
+                }
+                for row in 0..<4 { (origin + (4 * by + row) * stride + 4 * bx).update(repeating: UInt8(value), count: 4) }
+            }
+        }
     }
 }

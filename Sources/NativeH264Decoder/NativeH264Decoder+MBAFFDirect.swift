@@ -2,8 +2,9 @@ extension NativeH264Decoder {
     /// Direct prediction (§8.4.1.2) of a macroblock of an MBAFF frame (B_Skip, B_Direct_16x16, B_Direct_8x8), the
     /// co-located picture RefPicList1[0] a frame (an MBAFF frame or not) or a complementary field pair (Table 8-6: for a
     /// frame macroblock its field nearer in picture order count, the bottom one when equally near; for a field macroblock
-    /// its field of the macroblock's parity, the field macroblock (pair row, column) in either): per 8x8 sub-macroblock (direct_8x8_inference_flag is 1 in every interlaced sequence, §7.4.2.1.1) the co-located
-    /// block of Table 8-8 for a current AFRM picture (§8.4.1.2.1):
+    /// its field of the macroblock's parity, the field macroblock (pair row, column) in either): per 8x8 sub-macroblock
+    /// (direct_8x8_inference_flag is 1 in every interlaced sequence, §7.4.2.1.1) the co-located block of Table 8-8 for a
+    /// current AFRM picture (§8.4.1.2.1):
     /// - both the current macroblock and the co-located pair frame, or both field (same parity): the macroblock in
     ///   the same place, the corner 4x4 block (One_To_One);
     /// - a frame macroblock over a field pair (Fld_To_Frm): the pair's field macroblock whose field's picture order

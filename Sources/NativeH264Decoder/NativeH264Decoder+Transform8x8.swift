@@ -61,14 +61,16 @@ extension NativeH264Decoder {
     /// The luma of an I_NxN macroblock with transform_size_8x8_flag (§8.3.2): each 8x8 block predicted
     /// (Intra_8x8 with the reference sample filtering) and its residual added, in order, from the
     /// availability of the neighbouring macroblocks for intra prediction.
-    func reconstructIntra8x8Luma(_ mb: Int, left: Bool, top: Bool, topLeft: Bool, topRight: Bool, samples: MacroblockSamples,
+    /// `left` is the upper half of the left column, `leftLower` its lower half (they differ only in an MBAFF frame with
+    /// constrained intra prediction).
+    func reconstructIntra8x8Luma(_ mb: Int, left: Bool, leftLower: Bool, top: Bool, topLeft: Bool, topRight: Bool, samples: MacroblockSamples,
                                  _ context: SliceContext) throws(SliceDataError) {
         let plane = samples.luma, origin = samples.lumaOrigin, stride = samples.lumaStride
         let mask = Int(mbTransform8x8[mb])
         for b8 in 0..<4 {
             let x = b8 & 1, y = b8 >> 1
             var neighbours: IntraNeighbours = []
-            if x > 0 || left { neighbours.insert(.left) }
+            if x > 0 || (y == 0 ? left : leftLower) { neighbours.insert(.left) }
             if y > 0 || top { neighbours.insert(.top) }
             if (x > 0 && y > 0) || (x == 0 && y > 0 && left) || (y == 0 && x > 0 && top) || (x == 0 && y == 0 && topLeft) {
                 neighbours.insert(.topLeft)

@@ -81,7 +81,7 @@ struct ConformanceTests {
             let unexpected = different.filter { !$0.contains("LOST") && !$0.hasPrefix("Error_") }
             #expect(unexpected.isEmpty, "\(unexpected)")
             if folder == "jvt-frext" {
-                // What is refused is only what is not written yet: MBAFF frames' P and B slices and high bit depths.
+                // What is refused is only what is not written yet: the deblocking of MBAFF frames' P and B slices and high bit depths.
                 let refusedOtherwise = unsupported.filter { !$0.contains("interlaced coding") && !$0.contains("bit depth above 8") }
                 #expect(refusedOtherwise.isEmpty, "\(refusedOtherwise)")
             }

@@ -27,6 +27,8 @@ struct DecoderAllocationTests {
         case bFrames
         /// High CABAC with B pictures: spatial direct prediction, the 8x8 transform in B macroblocks, implicit weights.
         case cabacBFrames
+        /// MBAFF frames (x264 --tff, an interlaced source: field and frame pairs) with B pictures, CAVLC or CABAC, no deblocking.
+        case mbaffBFrames(cabac: Bool)
     }
 
     /// Allocations of the calling thread while decoding the 10th access unit after warm-up pictures (a P picture; for
@@ -43,6 +45,10 @@ struct DecoderAllocationTests {
                                                                        "--direct", "spatial", "--weightb", "--ref", "3", "--keyint", "30"])
         case .baseline:
             try PeerStreamTests.x264Stream(size: size, options: ["--ref", "3", "--keyint", "30"])
+        case let .mbaffBFrames(cabac):
+            try CABACBSliceStreamTests.x264Stream(size: size, filter: "scroll=h=0.01,tinterlace=mode=interleave_top",
+                                                  options: ["--profile", "high", "--tff", "--bframes", "3", "--b-pyramid", "none", "--b-adapt", "0", "--direct", "auto",
+                                                            "--weightb", "--ref", "3", "--keyint", "30", "--no-deblock"] + (cabac ? [] : ["--no-cabac"]))
         }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         let units = AnnexB.nalUnitRanges(in: bytes).map { Array(bytes[$0]) }
@@ -51,7 +57,7 @@ struct DecoderAllocationTests {
         for unit in units {
             let isSlice = unit.first.map { $0 & 0x1F == 1 || $0 & 0x1F == 5 } ?? false
             if isSlice { pictures += 1 }
-            if isSlice && pictures == (kind == .bFrames || kind == .cabacBFrames ? 9 : 10) {
+            if isSlice && pictures == (kind.measuresBPicture ? 9 : 10) {
                 let before = streamkit_thread_allocation_count()
                 _ = try decoder.decode(nalUnit: unit, timestamp: 0)
                 _ = decoder.endAccessUnit()
@@ -94,6 +100,17 @@ struct DecoderAllocationTests {
         #expect(small < 99, "\(small) allocations for 99 macroblocks")
     }
 
+    @Test(arguments: [false, true])
+    func mbaffBPicturesAllocateNoMoreWithTheMacroblockCount(cabac: Bool) throws {
+        guard let small = try accessUnitAllocations(size: "176x144", kind: .mbaffBFrames(cabac: cabac)),
+              let large = try accessUnitAllocations(size: "704x576", kind: .mbaffBFrames(cabac: cabac)) else {
+            Issue.record("the allocation counter is not available in this build (sanitizer or non-glibc)")
+            return
+        }
+        #expect(large <= small + 8, "MBAFF B pictures (CABAC \(cabac)): 176x144: \(small) allocations, 704x576: \(large)")
+        #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+
     @Test func cabacBPicturesAllocateNoMoreWithTheMacroblockCount() throws {
         guard let small = try accessUnitAllocations(size: "176x144", kind: .cabacBFrames),
               let large = try accessUnitAllocations(size: "704x576", kind: .cabacBFrames) else {
@@ -102,5 +119,15 @@ struct DecoderAllocationTests {
         }
         #expect(large <= small + 8, "CABAC B pictures: 176x144: \(small) allocations, 704x576: \(large)")
         #expect(small < 99, "\(small) allocations for 99 macroblocks")
+    }
+}
+
+extension DecoderAllocationTests.StreamKind {
+    /// The measured access unit is a B picture (the 9th) rather than a P picture (the 10th).
+    var measuresBPicture: Bool {
+        switch self {
+        case .bFrames, .cabacBFrames, .mbaffBFrames: true
+        case .baseline, .cabacHigh: false
+        }
     }
 }

@@ -96,6 +96,26 @@ struct InterlacedStreamTests {
         try Self.expectMBAFFEqual(filter: filter, options: options)
     }
 
+    /// MBAFF with constrained_intra_pred_flag (x264 --constrained-intra): inter neighbours are not available for intra
+    /// prediction (§8.3.1.2 through Table 6-4, the left column by halves), nor for Intra4x4PredMode's prediction.
+    static let mbaffConstrainedIntraOptionSets: [(String, [String])] = [
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "high", "--tff", "--bframes", "3", "--b-pyramid", "normal",
+                                                                 "--no-deblock", "--direct", "spatial", "--ref", "4", "--partitions", "all",
+                                                                 "--8x8dct", "--slices", "4", "--constrained-intra", "--qp", "26"]),
+        ("scroll=h=-0.02:v=-0.03,tinterlace=mode=interleave_bottom", ["--profile", "high", "--bff", "--no-cabac", "--bframes", "2",
+                                                                      "--no-deblock", "--constrained-intra", "--qp", "30", "--partitions", "all",
+                                                                      "--8x8dct"]),
+        ("scroll=h=0.03:v=0.02,tinterlace=mode=interleave_top", ["--profile", "main", "--tff", "--bframes", "0", "--no-deblock",
+                                                                 "--constrained-intra", "--qp", "40"]),
+    ]
+
+    @Test("x264 --tff/--bff --constrained-intra with P/B slices (MBAFF, no deblocking): every frame equals ffmpeg's",
+          arguments: mbaffConstrainedIntraOptionSets.indices)
+    func mbaffConstrainedIntra(_ index: Int) throws {
+        let (filter, options) = Self.mbaffConstrainedIntraOptionSets[index]
+        try Self.expectMBAFFEqual(filter: filter, options: options)
+    }
+
     /// Decodes an x264 MBAFF stream of 24 frames and expects every frame to hash as ffmpeg's (prints how many do).
     static func expectMBAFFEqual(filter: String?, options: [String]) throws {
         let path = try CABACBSliceStreamTests.x264Stream(size: "176x144", filter: filter, options: options)
