@@ -1,22 +1,22 @@
 extension NativeH264Decoder {
     /// Loads both lists' neighbouring motion into their caches (§6.4.11.7).
-    func loadBMotionCaches(_ mb: Int, _ context: SliceContext) {
-        loadMotionCache(mb, context)
-        loadMotionCache(mb, context, refIndices: refIndicesL1, motionX: motionXL1, motionY: motionYL1, refCache: refCacheL1, mvCache: mvCacheL1)
+    func loadBMotionCaches(_ mb: Int, _ context: inout SliceContext) {
+        loadMotionCache(mb, &context)
+        loadMotionCache(mb, &context, refIndices: refIndicesL1, motionX: motionXL1, motionY: motionYL1, refCache: refCacheL1, mvCache: mvCacheL1)
     }
 
     /// Records an inter macroblock without residual (B_Skip, §7.4.4), for deblocking (§8.7.2.1) and the neighbours' nC (§9.2.1).
-    func recordSkipped(_ mb: Int, _ context: SliceContext) {
-        record(mb, kind: Kind.inter, qp: context.qp, context)
+    func recordSkipped(_ mb: Int, _ context: inout SliceContext) {
+        record(mb, kind: Kind.inter, qp: context.qp, &context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2; lumaTotals[mb * 16 + i] = 0 }
         for i in 0..<8 { chromaTotals[mb * 8 + i] = 0 }
     }
 
     /// B_Skip (§7.4.4, §8.4.1.2): the whole macroblock direct-predicted, no residual, QP unchanged.
     func decodeBSkip(_ mb: Int, _ context: inout SliceContext) {
-        loadBMotionCaches(mb, context)
+        loadBMotionCaches(mb, &context)
         deriveDirect(mb, subMask: 15, &context)
-        recordSkipped(mb, context)
+        recordSkipped(mb, &context)
         predictDirect(mb, subMask: 15, &context)
     }
 
@@ -42,7 +42,7 @@ extension NativeH264Decoder {
     /// transform_size_8x8_flag where §7.3.5 allows it (no sub-macroblock partition below 8x8, direct parts only
     /// with direct_8x8_inference_flag), mb_qp_delta and the residual.
     func decodeBMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
-        loadBMotionCaches(mb, context)
+        loadBMotionCaches(mb, &context)
         let refMax0 = activeReferenceCount(context.referenceCount, mb) - 1, refMax1 = activeReferenceCount(context.referenceCountL1, mb) - 1
         @inline(__always) func readRef(_ list: Int, _ reader: inout SliceBitReader) throws(SliceDataError) -> Int {
             let refMax = list == 0 ? refMax0 : refMax1
@@ -151,12 +151,12 @@ extension NativeH264Decoder {
                 }
             }
         }
-        let cbp = try readCodedBlockPattern(&reader, intra: false, context)
+        let cbp = try readCodedBlockPattern(&reader, intra: false, &context)
         let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag && transformAllowed && reader.bit()
         if cbp != 0 { try readQPDelta(&reader, &context) }
-        record(mb, kind: Kind.inter, qp: context.qp, context)
+        record(mb, kind: Kind.inter, qp: context.qp, &context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
-        try readResidual(mb, cbp: cbp, intra16x16: false, transform8x8: transform8x8, &reader, context)
+        try readResidual(mb, cbp: cbp, intra16x16: false, transform8x8: transform8x8, &reader, &context)
         addLumaResidual(mb, qP: context.qp, picture: context.picture)
         if context.hasChroma { addChromaResidual(mb, cbp: cbp, picture: context.picture) }
     }

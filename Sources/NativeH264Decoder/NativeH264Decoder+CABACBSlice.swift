@@ -5,8 +5,8 @@ extension NativeH264Decoder {
     /// introduces an intra mb_type whose suffix is coded as in P slices, at ctxIdxOffset 32.
     /// - Returns: mb_type of Table 7-14 (0…22), or 23 + the intra mb_type of Table 7-11.
     @inline(__always)
-    func bMacroblockTypeCABAC(_ mb: Int, _ engine: inout CABACDecoder, _ context: SliceContext) -> Int {
-        let (left, top) = neighbours(mb, context)
+    func bMacroblockTypeCABAC(_ mb: Int, _ engine: inout CABACDecoder, _ context: inout SliceContext) -> Int {
+        let (left, top) = neighbours(mb, &context)
         let inc = (left >= 0 && cabac.direct[left] & 16 == 0 ? 1 : 0) + (top >= 0 && cabac.direct[top] & 16 == 0 ? 1 : 0)
         if engine.decision(27 + inc) == 0 { return BMacroblockTypes.direct16x16 }
         if engine.decision(30) == 0 { return 1 + engine.decision(32) }
@@ -128,9 +128,9 @@ extension NativeH264Decoder {
     /// mb_qp_delta and the residual; the reconstruction is the CAVLC path's.
     func decodeBMacroblockCABAC(_ mb: Int, type: Int, _ engine: inout CABACDecoder, _ context: inout SliceContext,
                                 _ state: inout CABACSliceState) throws(SliceDataError) {
-        loadBMotionCaches(mb, context)
+        loadBMotionCaches(mb, &context)
         cabac.clearMotionDifferences(mb)
-        let (left, top) = neighbours(mb, context)
+        let (left, top) = neighbours(mb, &context)
         let refMax0 = activeReferenceCount(context.referenceCount, mb) - 1, refMax1 = activeReferenceCount(context.referenceCountL1, mb) - 1
         let inference = context.sps.direct8x8InferenceFlag
         var direct = 0
@@ -246,13 +246,13 @@ extension NativeH264Decoder {
                 }
             }
         }
-        let cbp = codedBlockPatternCABAC(mb, &engine, context)
+        let cbp = codedBlockPatternCABAC(mb, &engine, &context)
         let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag && transformAllowed
             && transformSize8x8FlagCABAC(left: left, top: top, &engine)
         if cbp != 0 { try qpDeltaCABAC(&engine, &context, &state) } else { state.previousQPDeltaNonZero = false }
-        record(mb, kind: Kind.inter, qp: context.qp, context)
+        record(mb, kind: Kind.inter, qp: context.qp, &context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
-        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: false, isIntra: false, transform8x8: transform8x8, &engine, context)
+        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: false, isIntra: false, transform8x8: transform8x8, &engine, &context)
         cabac.record(mb, skip: false, cbp: cbp, chromaMode: 0, codedDC: codedDC, direct: direct)
         if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
         addLumaResidual(mb, qP: context.qp, picture: context.picture)

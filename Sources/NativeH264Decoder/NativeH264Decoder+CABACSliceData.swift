@@ -29,7 +29,7 @@ extension NativeH264Decoder {
         while true {
             guard mb < count else { throw SliceDataError(field: "slice data beyond the last macroblock") }
             context.currentMb = mb
-            if (context.isP || context.isB) && decodeSkipFlag(mb, &engine, context) {
+            if (context.isP || context.isB) && decodeSkipFlag(mb, &engine, &context) {
                 if context.isB { decodeBSkip(mb, &context) } else { decodeSkip(mb, &context) }
                 cabac.record(mb, skip: true, cbp: 0, chromaMode: 0, codedDC: 0, direct: context.isB ? 0x1F : 0)
                 cabac.clearMotionDifferences(mb)
@@ -52,18 +52,18 @@ extension NativeH264Decoder {
     /// The left (A) and upper (B) macroblocks when available in the slice (§6.4.9), −1 otherwise; in an MBAFF
     /// frame the macroblocks covering luma locations (−1, 0) and (0, −1) (§6.4.11.1, Table 6-4).
     @inline(__always)
-    func neighbours(_ mb: Int, _ context: SliceContext) -> (left: Int, top: Int) {
+    func neighbours(_ mb: Int, _ context: inout SliceContext) -> (left: Int, top: Int) {
         if interlace.mbaff { return (mbaffNeighbours.leftMb[0], mbaffNeighbours.topMb) }
-        let left = mb % widthInMbs > 0 && isAvailable(mb - 1, context) ? mb - 1 : -1
-        let top = mb >= widthInMbs && isAvailable(mb - widthInMbs, context) ? mb - widthInMbs : -1
+        let left = mb % widthInMbs > 0 && isAvailable(mb - 1, &context) ? mb - 1 : -1
+        let top = mb >= widthInMbs && isAvailable(mb - widthInMbs, &context) ? mb - widthInMbs : -1
         return (left, top)
     }
 
     /// mb_skip_flag (§9.3.3.1.1.1: ctxIdxInc counts the available neighbours that are not skipped; ctxIdx 11…13
     /// in P slices, 24…26 in B slices).
     @inline(__always)
-    func decodeSkipFlag(_ mb: Int, _ engine: inout CABACDecoder, _ context: SliceContext) -> Bool {
-        let (left, top) = neighbours(mb, context)
+    func decodeSkipFlag(_ mb: Int, _ engine: inout CABACDecoder, _ context: inout SliceContext) -> Bool {
+        let (left, top) = neighbours(mb, &context)
         let inc = (left >= 0 && cabac.skip[left] == 0 ? 1 : 0) + (top >= 0 && cabac.skip[top] == 0 ? 1 : 0)
         return engine.decision((context.isB ? 24 : 11) + inc) == 1
     }
@@ -83,14 +83,14 @@ extension NativeH264Decoder {
             }
             type = intraMacroblockType(&engine, offset: 17, firstIncrement: 0)
         } else if context.isB {
-            let bType = bMacroblockTypeCABAC(mb, &engine, context)
+            let bType = bMacroblockTypeCABAC(mb, &engine, &context)
             if bType <= BMacroblockTypes.lastInter {
                 try decodeBMacroblockCABAC(mb, type: bType, &engine, &context, &state)
                 return
             }
             type = bType - BMacroblockTypes.lastInter - 1
         } else {
-            let (left, top) = neighbours(mb, context)
+            let (left, top) = neighbours(mb, &context)
             let inc = (left >= 0 && mbKind[left] != Kind.intraNxN ? 1 : 0) + (top >= 0 && mbKind[top] != Kind.intraNxN ? 1 : 0)
             type = intraMacroblockType(&engine, offset: 3, firstIncrement: inc)
         }
@@ -133,14 +133,14 @@ extension NativeH264Decoder {
                                     _ state: inout CABACSliceState) throws(SliceDataError) {
         let base = mb * 16
         let isNxN = type == 0
-        let (left, top) = neighbours(mb, context)
+        let (left, top) = neighbours(mb, &context)
         let transform8x8 = isNxN && context.pps.transform8x8ModeFlag && transformSize8x8FlagCABAC(left: left, top: top, &engine)
         if isNxN {
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterPosition(ofBlock: index)
                 let predicted = interlace.mbaff
                     ? predictedIntraModeMBAFF(mb, raster: raster, constrainedIntra: context.constrainedIntra)
-                    : predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, context)
+                    : predictedIntra4x4Mode(mb, raster: raster, leftMb: left, topMb: top, &context)
                 var mode = predicted
                 if engine.decision(68) == 0 {
                     let remaining = engine.decision(69) | engine.decision(69) << 1 | engine.decision(69) << 2
@@ -158,26 +158,26 @@ extension NativeH264Decoder {
                 chromaMode = engine.decision(67) == 0 ? 1 : (engine.decision(67) == 0 ? 2 : 3)
             }
         }
-        let cbp = isNxN ? codedBlockPatternCABAC(mb, &engine, context) : ((type - 1) / 4 % 3) << 4 | (type >= 13 ? 15 : 0)
+        let cbp = isNxN ? codedBlockPatternCABAC(mb, &engine, &context) : ((type - 1) / 4 % 3) << 4 | (type >= 13 ? 15 : 0)
         if cbp != 0 || !isNxN { try qpDeltaCABAC(&engine, &context, &state) } else { state.previousQPDeltaNonZero = false }
-        record(mb, kind: isNxN ? Kind.intraNxN : Kind.intra16x16, qp: context.qp, context)
+        record(mb, kind: isNxN ? Kind.intraNxN : Kind.intra16x16, qp: context.qp, &context)
         for i in 0..<16 {
             refIndices[base + i] = -1
             refIdentities[base + i] = -1
             motionX[base + i] = 0
             motionY[base + i] = 0
         }
-        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: !isNxN, isIntra: true, transform8x8: transform8x8, &engine, context)
+        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: !isNxN, isIntra: true, transform8x8: transform8x8, &engine, &context)
         cabac.record(mb, skip: false, cbp: cbp, chromaMode: chromaMode, codedDC: codedDC)
         cabac.clearMotionDifferences(mb)
         if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
-        try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, context)
+        try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, &context)
     }
 
     /// coded_block_pattern with CABAC (§9.3.2.6: prefix FL of 4 bins for the luma 8x8 blocks, suffix TU
     /// cMax 2 for chroma; contexts §9.3.3.1.1.4, ctxIdx 73…84).
-    func codedBlockPatternCABAC(_ mb: Int, _ engine: inout CABACDecoder, _ context: SliceContext) -> Int {
-        let (left, top) = neighbours(mb, context)
+    func codedBlockPatternCABAC(_ mb: Int, _ engine: inout CABACDecoder, _ context: inout SliceContext) -> Int {
+        let (left, top) = neighbours(mb, &context)
         let leftCBP = left >= 0 ? Int(cabac.cbp[left]) : -1
         let topCBP = top >= 0 ? Int(cabac.cbp[top]) : -1
         var luma = 0
@@ -225,8 +225,8 @@ extension NativeH264Decoder {
     /// mvd_l0 (§9.3.3.1.1.6, §9.3.3.1.1.7), then prediction and the residual, shared with CAVLC.
     func decodeInterMacroblockCABAC(_ mb: Int, type: Int, _ engine: inout CABACDecoder, _ context: inout SliceContext,
                                     _ state: inout CABACSliceState) throws(SliceDataError) {
-        loadMotionCache(mb, context)
-        let (left, top) = neighbours(mb, context)
+        loadMotionCache(mb, &context)
+        let (left, top) = neighbours(mb, &context)
         var subTypes = InlineArray<4, Int>(repeating: 0)
         if type == 3 {
             for i in 0..<4 {
@@ -314,15 +314,15 @@ extension NativeH264Decoder {
                 }
             }
         }
-        let cbp = codedBlockPatternCABAC(mb, &engine, context)
+        let cbp = codedBlockPatternCABAC(mb, &engine, &context)
         // transform_size_8x8_flag (§7.3.5): luma coded, and no sub-macroblock partition below 8x8.
         let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag
             && (type != 3 || subTypes[0] | subTypes[1] | subTypes[2] | subTypes[3] == 0)
             && transformSize8x8FlagCABAC(left: left, top: top, &engine)
         if cbp != 0 { try qpDeltaCABAC(&engine, &context, &state) } else { state.previousQPDeltaNonZero = false }
-        record(mb, kind: Kind.inter, qp: context.qp, context)
+        record(mb, kind: Kind.inter, qp: context.qp, &context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
-        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: false, isIntra: false, transform8x8: transform8x8, &engine, context)
+        let codedDC = try residualCABAC(mb, cbp: cbp, intra16x16: false, isIntra: false, transform8x8: transform8x8, &engine, &context)
         cabac.record(mb, skip: false, cbp: cbp, chromaMode: 0, codedDC: codedDC)
         if engine.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
         addLumaResidual(mb, qP: context.qp, picture: context.picture)
@@ -389,10 +389,10 @@ extension NativeH264Decoder {
     /// ``chromaTotals`` — so that both feed the same reconstruction.
     /// - Returns: the coded_block_flag bits of the DC blocks (bit 0 Intra16x16 DC, bit 1 Cb, bit 2 Cr).
     func residualCABAC(_ mb: Int, cbp: Int, intra16x16: Bool, isIntra: Bool, transform8x8: Bool, _ engine: inout CABACDecoder,
-                       _ context: SliceContext) throws(SliceDataError) -> Int {
+                       _ context: inout SliceContext) throws(SliceDataError) -> Int {
         let levels = coefficients
         let base = mb * 16
-        let (left, top) = neighbours(mb, context)
+        let (left, top) = neighbours(mb, &context)
         let unavailable = isIntra ? 1 : 0
         var codedDC = 0
         if intra16x16 {

@@ -6,13 +6,13 @@ extension NativeH264Decoder {
 
     /// Loads the neighbours' reference indices and motion vectors around the current macroblock into
     /// the cache (§6.4.11.7): −2 where a neighbour is not available (or not yet decoded), −1 for intra.
-    func loadMotionCache(_ mb: Int, _ context: SliceContext) {
-        loadMotionCache(mb, context, refIndices: refIndices, motionX: motionX, motionY: motionY, refCache: refCache, mvCache: mvCache)
+    func loadMotionCache(_ mb: Int, _ context: inout SliceContext) {
+        loadMotionCache(mb, &context, refIndices: refIndices, motionX: motionX, motionY: motionY, refCache: refCache, mvCache: mvCache)
     }
 
     /// Loads one list's neighbouring reference indices and motion vectors (list 0 or list 1 tables) into
     /// that list's cache (§6.4.11.7).
-    func loadMotionCache(_ mb: Int, _ context: SliceContext, refIndices: UnsafeMutablePointer<Int8>, motionX: UnsafeMutablePointer<Int32>,
+    func loadMotionCache(_ mb: Int, _ context: inout SliceContext, refIndices: UnsafeMutablePointer<Int8>, motionX: UnsafeMutablePointer<Int32>,
                          motionY: UnsafeMutablePointer<Int32>, refCache: UnsafeMutablePointer<Int8>, mvCache: UnsafeMutablePointer<Int32>) {
         if interlace.mbaff {
             loadMotionCacheMBAFF(mb, refIndices: refIndices, motionX: motionX, motionY: motionY, refCache: refCache, mvCache: mvCache)
@@ -22,7 +22,7 @@ extension NativeH264Decoder {
         for i in 0..<40 { refCache[i] = -2 }
         for i in 0..<80 { mvCache[i] = 0 }
         @inline(__always) func load(_ neighbour: Int, _ block: Int, _ x: Int, _ y: Int) {
-            guard isAvailable(neighbour, context) else { return }
+            guard isAvailable(neighbour, &context) else { return }
             let index = Self.cacheIndex(x, y), source = neighbour * 16 + block
             refCache[index] = refIndices[source]
             mvCache[2 * index] = motionX[source]
@@ -114,7 +114,7 @@ extension NativeH264Decoder {
 
     /// P_Skip (§8.4.1.1): 16x16, reference 0, the predictor unless a neighbour is missing or still.
     func decodeSkip(_ mb: Int, _ context: inout SliceContext) {
-        loadMotionCache(mb, context)
+        loadMotionCache(mb, &context)
         let a = Self.cacheIndex(-1, 0), b = Self.cacheIndex(0, -1)
         var mv: (Int32, Int32) = (0, 0)
         if refCache[a] != -2 && refCache[b] != -2
@@ -124,7 +124,7 @@ extension NativeH264Decoder {
         }
         let reference = referencePicture(0, &context)
         fill(mb, x: 0, y: 0, w: 4, h: 4, ref: 0, mv: mv, identity: Int32(truncatingIfNeeded: reference?.identity ?? -1))
-        record(mb, kind: Kind.inter, qp: context.qp, context)
+        record(mb, kind: Kind.inter, qp: context.qp, &context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2; lumaTotals[mb * 16 + i] = 0 }
         for i in 0..<8 { chromaTotals[mb * 8 + i] = 0 }
         if context.weights.mode == .none {
@@ -137,7 +137,7 @@ extension NativeH264Decoder {
     /// An inter macroblock of a P slice (`mb_type` 0…4, Table 7-13): reference indices, motion vector
     /// differences (§7.3.5.1, §7.3.5.2), prediction (§8.4) and residual.
     func decodeInterMacroblock(_ mb: Int, type: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
-        loadMotionCache(mb, context)
+        loadMotionCache(mb, &context)
         let refMax = activeReferenceCount(context.referenceCount, mb) - 1
         @inline(__always) func readRef(_ reader: inout SliceBitReader) throws(SliceDataError) -> Int {
             guard refMax > 0 else { return 0 }
@@ -209,13 +209,13 @@ extension NativeH264Decoder {
                 }
             }
         }
-        let cbp = try readCodedBlockPattern(&reader, intra: false, context)
+        let cbp = try readCodedBlockPattern(&reader, intra: false, &context)
         // transform_size_8x8_flag (§7.3.5): luma coded, and no sub-macroblock partition below 8x8.
         let transform8x8 = cbp & 15 != 0 && context.pps.transform8x8ModeFlag && (type < 3 || subTypes[0] | subTypes[1] | subTypes[2] | subTypes[3] == 0) && reader.bit()
         if cbp != 0 { try readQPDelta(&reader, &context) }
-        record(mb, kind: Kind.inter, qp: context.qp, context)
+        record(mb, kind: Kind.inter, qp: context.qp, &context)
         for i in 0..<16 { intraModes[mb * 16 + i] = 2 }
-        try readResidual(mb, cbp: cbp, intra16x16: false, transform8x8: transform8x8, &reader, context)
+        try readResidual(mb, cbp: cbp, intra16x16: false, transform8x8: transform8x8, &reader, &context)
         addLumaResidual(mb, qP: context.qp, picture: context.picture)
         if context.hasChroma { addChromaResidual(mb, cbp: cbp, picture: context.picture) }
     }

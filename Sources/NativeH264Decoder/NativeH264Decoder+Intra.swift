@@ -12,13 +12,13 @@ extension NativeH264Decoder {
             // Predicted modes need the modes of the blocks left and above (§8.3.1.1, §8.3.2.1 for 8x8 blocks,
             // whose mode fills their four 4x4 entries).
             let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
-            let leftAvailable = leftMb >= 0 && isAvailable(leftMb, context)
-            let topAvailable = topMb >= 0 && isAvailable(topMb, context)
+            let leftAvailable = leftMb >= 0 && isAvailable(leftMb, &context)
+            let topAvailable = topMb >= 0 && isAvailable(topMb, &context)
             for index in stride(from: 0, to: 16, by: transform8x8 ? 4 : 1) {
                 let raster = Self.rasterOfBlock[index]
                 let predicted = interlace.mbaff
                     ? predictedIntraModeMBAFF(mb, raster: raster, constrainedIntra: context.constrainedIntra)
-                    : predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1, topMb: topAvailable ? topMb : -1, context)
+                    : predictedIntra4x4Mode(mb, raster: raster, leftMb: leftAvailable ? leftMb : -1, topMb: topAvailable ? topMb : -1, &context)
                 var mode = predicted
                 if !reader.bit() {
                     let remaining = Int(reader.bits(3))
@@ -36,27 +36,27 @@ extension NativeH264Decoder {
         }
         var cbp: Int
         if isNxN {
-            cbp = try readCodedBlockPattern(&reader, intra: true, context)
+            cbp = try readCodedBlockPattern(&reader, intra: true, &context)
         } else {
             cbp = ((type - 1) / 4 % 3) << 4 | (type >= 13 ? 15 : 0)
         }
         if cbp != 0 || !isNxN { try readQPDelta(&reader, &context) }
-        record(mb, kind: isNxN ? Kind.intraNxN : Kind.intra16x16, qp: context.qp, context)
+        record(mb, kind: isNxN ? Kind.intraNxN : Kind.intra16x16, qp: context.qp, &context)
         for i in 0..<16 {
             refIndices[base + i] = -1
             refIdentities[base + i] = -1
             motionX[base + i] = 0
             motionY[base + i] = 0
         }
-        try readResidual(mb, cbp: cbp, intra16x16: !isNxN, transform8x8: transform8x8, &reader, context)
-        try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, context)
+        try readResidual(mb, cbp: cbp, intra16x16: !isNxN, transform8x8: transform8x8, &reader, &context)
+        try reconstructIntraMacroblock(mb, type: type, chromaMode: chromaMode, cbp: cbp, &context)
     }
 
     /// Intra4x4PredMode's prediction (§8.3.1.1): the smaller of the modes of the blocks left and above
     /// (2, DC, for a neighbour that is not I_NxN), or 2 when either is not available for intra prediction.
     /// `leftMb` and `topMb` are the neighbouring macroblocks when available in the slice, −1 otherwise.
     @inline(__always)
-    func predictedIntra4x4Mode(_ mb: Int, raster: Int, leftMb: Int, topMb: Int, _ context: SliceContext) -> Int {
+    func predictedIntra4x4Mode(_ mb: Int, raster: Int, leftMb: Int, topMb: Int, _ context: inout SliceContext) -> Int {
         let base = mb * 16
         let x = raster & 3, y = raster >> 2
         var modeA = -1, modeB = -1
@@ -74,7 +74,7 @@ extension NativeH264Decoder {
     /// The reconstruction of an intra macroblock (§8.3.1.2, §8.3.3, §8.3.4, §8.5) once its syntax is read
     /// by either entropy decoder: prediction modes in ``intraModes``, levels in ``coefficients``, TotalCoeff
     /// (or coded flags) in ``lumaTotals``/``chromaTotals``; `type` is mb_type of Table 7-11 (0: I_NxN).
-    func reconstructIntraMacroblock(_ mb: Int, type: Int, chromaMode: Int, cbp: Int, _ context: SliceContext) throws(SliceDataError) {
+    func reconstructIntraMacroblock(_ mb: Int, type: Int, chromaMode: Int, cbp: Int, _ context: inout SliceContext) throws(SliceDataError) {
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         let base = mb * 16
         let picture = context.picture
@@ -88,17 +88,17 @@ extension NativeH264Decoder {
             leftLower = mbaffNeighbours.leftLower
         } else {
             let leftMb = mbX > 0 ? mb - 1 : -1, topMb = mbY > 0 ? mb - widthInMbs : -1
-            left = leftMb >= 0 && isAvailableForIntra(leftMb, context)
-            top = topMb >= 0 && isAvailableForIntra(topMb, context)
-            topLeft = leftMb >= 0 && topMb >= 0 && isAvailableForIntra(topMb - 1, context)
-            topRight = topMb >= 0 && mbX < widthInMbs - 1 && isAvailableForIntra(topMb + 1, context)
+            left = leftMb >= 0 && isAvailableForIntra(leftMb, &context)
+            top = topMb >= 0 && isAvailableForIntra(topMb, &context)
+            topLeft = leftMb >= 0 && topMb >= 0 && isAvailableForIntra(topMb - 1, &context)
+            topRight = topMb >= 0 && mbX < widthInMbs - 1 && isAvailableForIntra(topMb + 1, &context)
             leftLower = left
         }
         let qp = context.qp
         let samples = macroblockSamples(mb, picture)
         let lumaPlane = samples.luma, origin = samples.lumaOrigin, stride = samples.lumaStride
         if isNxN && mbTransform8x8[mb] & 16 != 0 {
-            try reconstructIntra8x8Luma(mb, left: left, leftLower: leftLower, top: top, topLeft: topLeft, topRight: topRight, samples: samples, context)
+            try reconstructIntra8x8Luma(mb, left: left, leftLower: leftLower, top: top, topLeft: topLeft, topRight: topRight, samples: samples, &context)
         } else if isNxN {
             for index in 0..<16 {
                 let raster = Self.rasterOfBlock[index]

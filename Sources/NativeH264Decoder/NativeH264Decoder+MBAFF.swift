@@ -122,7 +122,7 @@ extension NativeH264Decoder {
                     let mb = mbaffIndex(mbAddr)
                     if mbAddr & 1 == 0 {
                         // The bottom macroblock is not skipped: it carries the flag, the next bit (§7.3.4).
-                        field = remaining == 1 && reader.position < reader.bitCount ? reader.bit() : inferredFieldDecodingFlag(mbAddr, context)
+                        field = remaining == 1 && reader.position < reader.bitCount ? reader.bit() : inferredFieldDecodingFlag(mbAddr, &context)
                         setPairField(mb, field)
                     }
                     decodeSkippedMBAFF(mbAddr, mb: mb, field: field, &context)
@@ -142,7 +142,7 @@ extension NativeH264Decoder {
             // A bottom macroblock has its pair's flag: from the top one, or read after the run that skipped the top one.
             context.currentMb = mb
             interlace.fieldScan = field
-            resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+            resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, &context)
             try decodeMacroblock(mb, &reader, &context)
             if reader.isOverrun { throw SliceDataError(field: "macroblock_layer (slice data cut short)") }
             moreData = reader.position < reader.bitCount
@@ -160,10 +160,10 @@ extension NativeH264Decoder {
 
     /// mb_field_decoding_flag of the pair holding `mbAddr` when neither macroblock carries it (§7.4.4): the left
     /// pair's when available, else the above pair's, else frame.
-    func inferredFieldDecodingFlag(_ mbAddr: Int, _ context: SliceContext) -> Bool {
+    func inferredFieldDecodingFlag(_ mbAddr: Int, _ context: inout SliceContext) -> Bool {
         let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
         let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
-        let leftAvailable = a >= 0 && isAvailable(a, context), aboveAvailable = b >= 0 && isAvailable(b, context)
+        let leftAvailable = a >= 0 && isAvailable(a, &context), aboveAvailable = b >= 0 && isAvailable(b, &context)
         return MBAFFGeometry.inferredFieldDecodingFlag(leftAvailable: leftAvailable, leftIsField: leftAvailable && mbField[a] != 0,
                                                        aboveAvailable: aboveAvailable, aboveIsField: aboveAvailable && mbField[b] != 0)
     }
@@ -172,7 +172,7 @@ extension NativeH264Decoder {
     func decodeSkippedMBAFF(_ mbAddr: Int, mb: Int, field: Bool, _ context: inout SliceContext) {
         context.currentMb = mb
         interlace.fieldScan = field
-        resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+        resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, &context)
         if context.isB { decodeBSkip(mb, &context) } else { decodeSkip(mb, &context) }
     }
 
@@ -195,7 +195,7 @@ extension NativeH264Decoder {
         func fieldFlag(_ engine: inout CABACDecoder) -> Bool {
             let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
             let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
-            let leftAvailable = a >= 0 && isAvailable(a, context), aboveAvailable = b >= 0 && isAvailable(b, context)
+            let leftAvailable = a >= 0 && isAvailable(a, &context), aboveAvailable = b >= 0 && isAvailable(b, &context)
             let increment = MBAFFGeometry.fieldDecodingFlagContextIncrement(
                 leftAvailable: leftAvailable, leftIsField: leftAvailable && mbField[a] != 0,
                 aboveAvailable: aboveAvailable, aboveIsField: aboveAvailable && mbField[b] != 0)
@@ -208,17 +208,17 @@ extension NativeH264Decoder {
             var skipped = false
             if inter {
                 if top {
-                    field = inferredFieldDecodingFlag(mbAddr, context)
+                    field = inferredFieldDecodingFlag(mbAddr, &context)
                     setPairField(mb, field)
-                    resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
-                    skipped = decodeSkipFlag(mb, &engine, context)
+                    resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, &context)
+                    skipped = decodeSkipFlag(mb, &engine, &context)
                     if skipped {
                         // The top macroblock counts as decoded and skipped for the bottom one's ctxIdxInc.
                         mbSlice[mb] = context.sliceIndex
                         cabac.skip[mb] = 1
                         let bottom = mb + widthInMbs
-                        resolveMBAFFNeighbours(mbAddr + 1, mb: bottom, isField: field, context)
-                        bottomSkipped = decodeSkipFlag(bottom, &engine, context)
+                        resolveMBAFFNeighbours(mbAddr + 1, mb: bottom, isField: field, &context)
+                        bottomSkipped = decodeSkipFlag(bottom, &engine, &context)
                         if !bottomSkipped {
                             field = fieldFlag(&engine)
                             setPairField(mb, field)
@@ -227,8 +227,8 @@ extension NativeH264Decoder {
                 } else if topSkipped {
                     skipped = bottomSkipped
                 } else {
-                    resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
-                    skipped = decodeSkipFlag(mb, &engine, context)
+                    resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, &context)
+                    skipped = decodeSkipFlag(mb, &engine, &context)
                 }
             }
             if skipped {
@@ -243,7 +243,7 @@ extension NativeH264Decoder {
                 }
                 context.currentMb = mb
                 interlace.fieldScan = field
-                resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, context)
+                resolveMBAFFNeighbours(mbAddr, mb: mb, isField: field, &context)
                 try decodeMacroblockCABAC(mb, &engine, &context, &state)
             }
             if top { topSkipped = skipped }
@@ -258,12 +258,12 @@ extension NativeH264Decoder {
     /// ``mbaffNeighbours``: the pairs A, B, C, D (§6.4.10), available when decoded in the current slice
     /// (§6.4.8), their coding (mb_field_decoding_flag), then Table 6-4 for each location the macroblock's
     /// syntax and intra prediction read.
-    func resolveMBAFFNeighbours(_ mbAddr: Int, mb: Int, isField: Bool, _ context: SliceContext) {
+    func resolveMBAFFNeighbours(_ mbAddr: Int, mb: Int, isField: Bool, _ context: inout SliceContext) {
         let pairs = MBAFFGeometry(widthInMbs: widthInMbs).neighbourPairs(of: mbAddr)
         let a = pairs.a < 0 ? -1 : mbaffIndex(pairs.a), b = pairs.b < 0 ? -1 : mbaffIndex(pairs.b)
         let c = pairs.c < 0 ? -1 : mbaffIndex(pairs.c), d = pairs.d < 0 ? -1 : mbaffIndex(pairs.d)
-        let availableA = a >= 0 && isAvailable(a, context), availableB = b >= 0 && isAvailable(b, context)
-        let availableC = c >= 0 && isAvailable(c, context), availableD = d >= 0 && isAvailable(d, context)
+        let availableA = a >= 0 && isAvailable(a, &context), availableB = b >= 0 && isAvailable(b, &context)
+        let availableC = c >= 0 && isAvailable(c, &context), availableD = d >= 0 && isAvailable(d, &context)
         var fields: MBAFFFieldPairs = []
         if availableA && mbField[a] != 0 { fields.insert(.a) }
         if availableB && mbField[b] != 0 { fields.insert(.b) }

@@ -102,7 +102,7 @@ extension NativeH264Decoder {
                 case 2: mvCol = (col.mv.0, col.mv.1 / 2)
                 default: mvCol = col.mv
                 }
-                ref0 = mapColocatedReference(col.identity, currentField: currentField, parity: parity, context)
+                ref0 = mapColocatedReference(col.identity, currentField: currentField, parity: parity, &context)
             }
             let picture0 = referencePicture(ref0, &context)
             var mv0 = mvCol, mv1: (Int32, Int32) = (0, 0)
@@ -140,7 +140,7 @@ extension NativeH264Decoder {
     /// field macroblock (`parity` 1 top, 2 bottom) the field the co-located field macroblock referenced, or the field of
     /// the frame a co-located frame macroblock referenced with the current macroblock's parity: index 2·k for the same
     /// parity, 2·k + 1 for the other, k the frame's index in RefPicList0. 0 when the list does not hold it.
-    func mapColocatedReference(_ identity: Int32, currentField: Bool, parity: Int, _ context: SliceContext) -> Int {
+    func mapColocatedReference(_ identity: Int32, currentField: Bool, parity: Int, _ context: inout SliceContext) -> Int {
         let frameIdentity = identity & ~3
         guard let k = context.referenceList.firstIndex(where: { $0.map { Int32(truncatingIfNeeded: $0.identity) == frameIdentity } ?? false })
         else { return 0 }

@@ -4,27 +4,27 @@ extension NativeH264Decoder {
     /// nC of a luma block (§9.2.1): from the blocks left and above, inside the macroblock or in the
     /// available neighbours (an I_PCM neighbour counts 16, a skipped one 0).
     @inline(__always)
-    func lumaNC(_ mb: Int, x: Int, y: Int, _ context: SliceContext) -> Int {
+    func lumaNC(_ mb: Int, x: Int, y: Int, _ context: inout SliceContext) -> Int {
         if interlace.mbaff { return lumaNCMBAFF(mb, x: x, y: y) }
         var left = -1, top = -1
         if x > 0 { left = Int(lumaTotals[mb * 16 + y * 4 + x - 1]) }
-        else if mb % widthInMbs > 0 && isAvailable(mb - 1, context) { left = Int(lumaTotals[(mb - 1) * 16 + y * 4 + 3]) }
+        else if mb % widthInMbs > 0 && isAvailable(mb - 1, &context) { left = Int(lumaTotals[(mb - 1) * 16 + y * 4 + 3]) }
         if y > 0 { top = Int(lumaTotals[mb * 16 + (y - 1) * 4 + x]) }
-        else if mb >= widthInMbs && isAvailable(mb - widthInMbs, context) { top = Int(lumaTotals[(mb - widthInMbs) * 16 + 12 + x]) }
+        else if mb >= widthInMbs && isAvailable(mb - widthInMbs, &context) { top = Int(lumaTotals[(mb - widthInMbs) * 16 + 12 + x]) }
         if left >= 0 && top >= 0 { return (left + top + 1) >> 1 }
         return left >= 0 ? left : (top >= 0 ? top : 0)
     }
 
     /// nC of a 4:2:0 chroma AC block (§9.2.1), `component` 0 (Cb) or 1 (Cr), (x, y) in 0…1.
     @inline(__always)
-    func chromaNC(_ mb: Int, component: Int, x: Int, y: Int, _ context: SliceContext) -> Int {
+    func chromaNC(_ mb: Int, component: Int, x: Int, y: Int, _ context: inout SliceContext) -> Int {
         if interlace.mbaff { return chromaNCMBAFF(mb, component: component, x: x, y: y) }
         let c = component * 4
         var left = -1, top = -1
         if x > 0 { left = Int(chromaTotals[mb * 8 + c + y * 2]) }
-        else if mb % widthInMbs > 0 && isAvailable(mb - 1, context) { left = Int(chromaTotals[(mb - 1) * 8 + c + y * 2 + 1]) }
+        else if mb % widthInMbs > 0 && isAvailable(mb - 1, &context) { left = Int(chromaTotals[(mb - 1) * 8 + c + y * 2 + 1]) }
         if y > 0 { top = Int(chromaTotals[mb * 8 + c + x]) }
-        else if mb >= widthInMbs && isAvailable(mb - widthInMbs, context) { top = Int(chromaTotals[(mb - widthInMbs) * 8 + c + 2 + x]) }
+        else if mb >= widthInMbs && isAvailable(mb - widthInMbs, &context) { top = Int(chromaTotals[(mb - widthInMbs) * 8 + c + 2 + x]) }
         if left >= 0 && top >= 0 { return (left + top + 1) >> 1 }
         return left >= 0 ? left : (top >= 0 ? top : 0)
     }
@@ -33,15 +33,15 @@ extension NativeH264Decoder {
     /// order per block, blocks by raster position; with `transform8x8`, 8x8 blocks of 64), Intra16x16 DC,
     /// chroma DC and AC; TotalCoeff of every block into the picture's tables.
     func readResidual(_ mb: Int, cbp: Int, intra16x16: Bool, transform8x8: Bool = false, _ reader: inout SliceBitReader,
-                      _ context: SliceContext) throws(SliceDataError) {
+                      _ context: inout SliceContext) throws(SliceDataError) {
         let levels = coefficients
         let base = mb * 16
         if intra16x16 {
             let dc = levels + Self.lumaDCOffset
             dc.update(repeating: 0, count: 16)
-            _ = try CAVLCResidualReader.read(&reader, nC: lumaNC(mb, x: 0, y: 0, context), maxNumCoeff: 16, into: dc)
+            _ = try CAVLCResidualReader.read(&reader, nC: lumaNC(mb, x: 0, y: 0, &context), maxNumCoeff: 16, into: dc)
         }
-        if transform8x8 { try readLuma8x8ResidualCAVLC(mb, cbp: cbp, &reader, context) }
+        if transform8x8 { try readLuma8x8ResidualCAVLC(mb, cbp: cbp, &reader, &context) }
         for index in 0..<16 where !transform8x8 {
             let raster = Self.rasterOfBlock[index]
             let x = raster & 3, y = raster >> 2
@@ -51,7 +51,7 @@ extension NativeH264Decoder {
                 lumaTotals[base + raster] = 0
                 continue
             }
-            let nC = lumaNC(mb, x: x, y: y, context)
+            let nC = lumaNC(mb, x: x, y: y, &context)
             let total = intra16x16
                 ? try CAVLCResidualReader.read(&reader, nC: nC, maxNumCoeff: 15, into: block + 1)
                 : try CAVLCResidualReader.read(&reader, nC: nC, maxNumCoeff: 16, into: block)
@@ -72,7 +72,7 @@ extension NativeH264Decoder {
             for block in 0..<4 {
                 var total = 0
                 if chroma & 2 != 0 {
-                    total = try CAVLCResidualReader.read(&reader, nC: chromaNC(mb, component: component, x: block & 1, y: block >> 1, context),
+                    total = try CAVLCResidualReader.read(&reader, nC: chromaNC(mb, component: component, x: block & 1, y: block >> 1, &context),
                                                          maxNumCoeff: 15, into: chromaAC + (component * 4 + block) * 16 + 1)
                 }
                 chromaTotals[mb * 8 + component * 4 + block] = UInt8(total)

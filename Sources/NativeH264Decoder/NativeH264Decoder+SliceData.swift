@@ -35,7 +35,7 @@ extension NativeH264Decoder {
     /// Marks a macroblock as decoded by the current slice, with its kind and QP (QPY, and QPC of
     /// both chroma components, for deblocking and chroma scaling).
     @inline(__always)
-    func record(_ mb: Int, kind: UInt8, qp: Int, _ context: SliceContext) {
+    func record(_ mb: Int, kind: UInt8, qp: Int, _ context: inout SliceContext) {
         mbSlice[mb] = context.sliceIndex
         mbKind[mb] = kind
         mbTransform8x8[mb] = 0
@@ -57,12 +57,12 @@ extension NativeH264Decoder {
 
     /// Whether macroblock `n` is available to the current one (§6.4.8: decoded, same slice).
     @inline(__always)
-    func isAvailable(_ n: Int, _ context: SliceContext) -> Bool { mbSlice[n] == context.sliceIndex }
+    func isAvailable(_ n: Int, _ context: inout SliceContext) -> Bool { mbSlice[n] == context.sliceIndex }
 
     /// Whether macroblock `n` is available for intra prediction (§8.3.1.2: not when it is inter-coded and
     /// constrained_intra_pred_flag is 1).
     @inline(__always)
-    func isAvailableForIntra(_ n: Int, _ context: SliceContext) -> Bool {
+    func isAvailableForIntra(_ n: Int, _ context: inout SliceContext) -> Bool {
         mbSlice[n] == context.sliceIndex && !(context.constrainedIntra && mbKind[n] == Kind.inter)
     }
 
@@ -110,7 +110,7 @@ extension NativeH264Decoder {
             }
         }
         if reader.isOverrun { throw SliceDataError(field: "pcm_sample (slice data cut short)") }
-        record(mb, kind: Kind.pcm, qp: context.qp, context)
+        record(mb, kind: Kind.pcm, qp: context.qp, &context)
         let base = mb * 16
         for i in 0..<16 {
             intraModes[base + i] = 2
@@ -124,7 +124,7 @@ extension NativeH264Decoder {
     }
 
     /// coded_block_pattern (me(v), Table 9-4): luma bits 0…3, chroma 0…2 (<< 4).
-    func readCodedBlockPattern(_ reader: inout SliceBitReader, intra: Bool, _ context: SliceContext) throws(SliceDataError) -> Int {
+    func readCodedBlockPattern(_ reader: inout SliceBitReader, intra: Bool, _ context: inout SliceContext) throws(SliceDataError) -> Int {
         let code = Int(try reader.ue())
         if context.hasChroma {
             guard code < 48 else { throw SliceDataError(field: "coded_block_pattern") }

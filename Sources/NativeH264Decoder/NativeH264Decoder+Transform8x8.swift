@@ -14,7 +14,7 @@ extension NativeH264Decoder {
     /// block as four interleaved 4x4 blocks (lumaLevel8x8[4 · i + i4x4] = the i-th level of block i4x4), each
     /// with its own coeff_token context (§9.2.1); levels at ``coefficients`` + 64 · block in 8x8 scan order.
     /// Sets ``mbTransform8x8`` (the flag and the 8x8 blocks with coefficients).
-    func readLuma8x8ResidualCAVLC(_ mb: Int, cbp: Int, _ reader: inout SliceBitReader, _ context: SliceContext) throws(SliceDataError) {
+    func readLuma8x8ResidualCAVLC(_ mb: Int, cbp: Int, _ reader: inout SliceBitReader, _ context: inout SliceContext) throws(SliceDataError) {
         let base = mb * 16
         let scratch = coefficients + Self.transformOffset
         var mask = 0
@@ -28,7 +28,7 @@ extension NativeH264Decoder {
                     continue
                 }
                 scratch.update(repeating: 0, count: 16)
-                let total = try CAVLCResidualReader.read(&reader, nC: lumaNC(mb, x: raster & 3, y: raster >> 2, context), maxNumCoeff: 16, into: scratch)
+                let total = try CAVLCResidualReader.read(&reader, nC: lumaNC(mb, x: raster & 3, y: raster >> 2, &context), maxNumCoeff: 16, into: scratch)
                 for i in 0..<16 { levels[4 * i + i4x4] = scratch[i] }
                 lumaTotals[base + raster] = UInt8(total)
                 if total != 0 { mask |= 1 << b8 }
@@ -64,7 +64,7 @@ extension NativeH264Decoder {
     /// `left` is the upper half of the left column, `leftLower` its lower half (they differ only in an MBAFF frame with
     /// constrained intra prediction).
     func reconstructIntra8x8Luma(_ mb: Int, left: Bool, leftLower: Bool, top: Bool, topLeft: Bool, topRight: Bool, samples: MacroblockSamples,
-                                 _ context: SliceContext) throws(SliceDataError) {
+                                 _ context: inout SliceContext) throws(SliceDataError) {
         let plane = samples.luma, origin = samples.lumaOrigin, stride = samples.lumaStride
         let mask = Int(mbTransform8x8[mb])
         for b8 in 0..<4 {

@@ -293,7 +293,7 @@ public final class NativeH264Decoder {
                                         offsetA: Int(header.sliceAlphaC0OffsetDiv2) * 2, offsetB: Int(header.sliceBetaOffsetDiv2) * 2))
         var context = SliceContext(header: header, sps: sps, pps: pps, sliceIndex: sliceCounter, picture: picture)
         (context.referenceList, context.referenceList1) = buildReferenceLists(header: header, sps: sps, context: context)
-        context.weights = predictionWeights(context)
+        context.weights = predictionWeights(&context)
         rbsp.withUnsafeBufferPointer { buffer in
             var reader = SliceBitReader(base: buffer.baseAddress!, bitCount: trailing, position: header.bitCount)
             do throws(SliceDataError) {

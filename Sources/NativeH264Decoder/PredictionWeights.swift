@@ -89,7 +89,7 @@ struct PredictionWeights {
 extension NativeH264Decoder {
     /// The weights of a slice (§8.4.2.3): explicit for P slices with `weighted_pred_flag` and B slices with
     /// `weighted_bipred_idc` 1, implicit for B slices with `weighted_bipred_idc` 2, none otherwise.
-    func predictionWeights(_ context: SliceContext) -> PredictionWeights {
+    func predictionWeights(_ context: inout SliceContext) -> PredictionWeights {
         var weights = PredictionWeights()
         if (context.isP && context.pps.weightedPredFlag) || (context.isB && context.pps.weightedBipredIDC == 1) {
             guard let table = context.header.predWeightTable else { return weights }

@@ -2,6 +2,10 @@ import H264
 
 /// What the decoding of one slice's data needs besides the bits: its header and parameter sets,
 /// its reference picture list and the running state of the macroblock loop (§7.3.4, §7.4.5).
+///
+/// The decoder's functions take it `inout` even where they only read it: it holds the header and both parameter sets
+/// (several hundred bytes), and passed as a value to a function that is not inlined it is copied, with a retain for
+/// each reference inside, at every call — several times per macroblock.
 struct SliceContext {
     /// The slice header.
     let header: H264SliceHeader
