@@ -48,6 +48,31 @@ extension NativeH264Decoder {
         }
     }
 
+    /// refIdxL0, refIdxL1 and the motion vector predictors of spatial direct prediction (§8.4.1.2.2) from the neighbours A,
+    /// B and C (D when C is not available) of the whole macroblock in both lists' caches: each list's reference index is
+    /// the smallest non-negative of the three, its vector the median prediction for a 16x16 partition (§8.4.1.3); when
+    /// neither list has one (`directZero`), both reference indices are 0 and the vectors zero. In an MBAFF frame the
+    /// caches hold the neighbours already scaled to the current macroblock's frame/field coding.
+    @inline(__always)
+    func spatialDirectPredictors(mbaff: Bool) -> (refs: (Int, Int), vectors: ((Int32, Int32), (Int32, Int32)), directZero: Bool) {
+        var refs = (-1, -1)
+        var vectors: ((Int32, Int32), (Int32, Int32)) = ((0, 0), (0, 0))
+        @inline(__always) func minPositive(_ x: Int, _ y: Int) -> Int { x >= 0 && y >= 0 ? min(x, y) : max(x, y) }
+        for list in 0..<2 {
+            let cache = list == 0 ? refCache : refCacheL1, vectorsCache = list == 0 ? mvCache : mvCacheL1
+            let a = Int(cache[Self.cacheIndex(-1, 0)]), b = Int(cache[Self.cacheIndex(0, -1)])
+            var c = Int(cache[Self.cacheIndex(4, -1)])
+            if c == -2 { c = Int(cache[Self.cacheIndex(-1, -1)]) }
+            let ref = minPositive(max(a, -1), minPositive(max(b, -1), max(c, -1)))
+            var mv: (Int32, Int32) = (0, 0)
+            if ref >= 0 { mv = Self.predictMotion(x: 0, y: 0, w: 4, ref: ref, shape: 0, refCache: cache, mvCache: vectorsCache, mbaff: mbaff) }
+            if list == 0 { refs.0 = ref; vectors.0 = mv } else { refs.1 = ref; vectors.1 = mv }
+        }
+        let directZero = refs.0 < 0 && refs.1 < 0
+        if directZero { refs = (0, 0) }
+        return (refs, vectors, directZero)
+    }
+
     /// The co-located block's motion (§8.4.1.2.1, Table 8-6 for frames): list 0's when it used list 0,
     /// list 1's otherwise; `nil` for an intra block or no co-located picture.
     @inline(__always)
@@ -69,21 +94,7 @@ extension NativeH264Decoder {
     /// block whose co-located block is still (colZeroFlag: RefPicList1[0] short-term, refIdxCol 0, both
     /// components within ±1) when the reference index is 0.
     func deriveSpatialDirect(_ mb: Int, subMask: Int, colocated: DecoderPicture?, inference: Bool, _ context: inout SliceContext) {
-        var refs = (-1, -1)
-        var vectors: ((Int32, Int32), (Int32, Int32)) = ((0, 0), (0, 0))
-        @inline(__always) func minPositive(_ x: Int, _ y: Int) -> Int { x >= 0 && y >= 0 ? min(x, y) : max(x, y) }
-        for list in 0..<2 {
-            let cache = list == 0 ? refCache : refCacheL1, vectorsCache = list == 0 ? mvCache : mvCacheL1
-            let a = Int(cache[Self.cacheIndex(-1, 0)]), b = Int(cache[Self.cacheIndex(0, -1)])
-            var c = Int(cache[Self.cacheIndex(4, -1)])
-            if c == -2 { c = Int(cache[Self.cacheIndex(-1, -1)]) }
-            let ref = minPositive(max(a, -1), minPositive(max(b, -1), max(c, -1)))
-            var mv: (Int32, Int32) = (0, 0)
-            if ref >= 0 { mv = Self.predictMotion(x: 0, y: 0, w: 4, ref: ref, shape: 0, refCache: cache, mvCache: vectorsCache) }
-            if list == 0 { refs.0 = ref; vectors.0 = mv } else { refs.1 = ref; vectors.1 = mv }
-        }
-        let directZero = refs.0 < 0 && refs.1 < 0
-        if directZero { refs = (0, 0) }
+        let (refs, vectors, directZero) = spatialDirectPredictors(mbaff: false)
         let identity0 = referenceIdentity(list: 0, refs.0, &context), identity1 = referenceIdentity(list: 1, refs.1, &context)
         let colocatedShortTerm = colocated.map { $0.marking == .shortTerm } ?? false
         for sub in 0..<4 where subMask & (1 << sub) != 0 {

@@ -46,21 +46,7 @@ extension NativeH264Decoder {
             return (ref1, motion.referenceIdentities[other], (motion.motionX[other], motion.motionY[other]))
         }
         if context.header.directSpatialMvPredFlag {
-            var refs = (-1, -1)
-            var vectors: ((Int32, Int32), (Int32, Int32)) = ((0, 0), (0, 0))
-            @inline(__always) func minPositive(_ x: Int, _ y: Int) -> Int { x >= 0 && y >= 0 ? min(x, y) : max(x, y) }
-            for list in 0..<2 {
-                let cache = list == 0 ? refCache : refCacheL1, vectorsCache = list == 0 ? mvCache : mvCacheL1
-                let a = Int(cache[Self.cacheIndex(-1, 0)]), b = Int(cache[Self.cacheIndex(0, -1)])
-                var c = Int(cache[Self.cacheIndex(4, -1)])
-                if c == -2 { c = Int(cache[Self.cacheIndex(-1, -1)]) }
-                let ref = minPositive(max(a, -1), minPositive(max(b, -1), max(c, -1)))
-                var mv: (Int32, Int32) = (0, 0)
-                if ref >= 0 { mv = Self.predictMotion(x: 0, y: 0, w: 4, ref: ref, shape: 0, refCache: cache, mvCache: vectorsCache) }
-                if list == 0 { refs.0 = ref; vectors.0 = mv } else { refs.1 = ref; vectors.1 = mv }
-            }
-            let directZero = refs.0 < 0 && refs.1 < 0
-            if directZero { refs = (0, 0) }
+            let (refs, vectors, directZero) = spatialDirectPredictors(mbaff: false)
             let identity0 = referenceIdentity(list: 0, refs.0, &context), identity1 = referenceIdentity(list: 1, refs.1, &context)
             let colocatedShortTerm = colocated.marking == .shortTerm
             for sub in 0..<4 where subMask & (1 << sub) != 0 {

@@ -152,54 +152,9 @@ extension NativeH264Decoder {
             interpolateField(reference1, target, w: w, h: h, mv: mv1, picture: picture, luma: scratch + 256, lumaStride: 16,
                              cb: scratch + 576, cr: scratch + 704, chromaStride: 8)
         }
-        var logWD = (0, 0), w0 = (1, 1, 1), w1 = (1, 1, 1), o0 = (0, 0, 0), o1 = (0, 0, 0)
-        var weighted = true
-        switch mode {
-        case .none:
-            weighted = false
-        case .implicit:
-            logWD = (5, 5)
-            w0 = (implicitW0, implicitW0, implicitW0)
-            w1 = (64 - implicitW0, 64 - implicitW0, 64 - implicitW0)
-        case .explicit:
-            let weights = context.weights
-            let wp0 = ref0 >> 1, wp1 = ref1 >> 1
-            logWD = (weights.lumaLog2Denominator, weights.chromaLog2Denominator)
-            if useL0, wp0 < weights.list0.count { w0 = weights.list0[wp0].weight; o0 = weights.list0[wp0].offset }
-            else if useL0 { w0 = (1 << logWD.0, 1 << logWD.1, 1 << logWD.1) }
-            if useL1, wp1 >= 0, wp1 < weights.list1.count { w1 = weights.list1[wp1].weight; o1 = weights.list1[wp1].offset }
-            else if useL1 { w1 = (1 << logWD.0, 1 << logWD.1, 1 << logWD.1) }
-        }
-        let lumaWidth = w * 4, lumaHeight = h * 4
-        if useL0 && useL1 {
-            if weighted {
-                Self.weightBoth(scratch, scratch + 256, stride: 16, into: target.luma, stride: target.lumaStride, width: lumaWidth,
-                                height: lumaHeight, logWD: logWD.0, w0: w0.0, w1: w1.0, offset: (o0.0 + o1.0 + 1) >> 1)
-                if hasChroma {
-                    Self.weightBoth(scratch + 512, scratch + 576, stride: 8, into: target.cb, stride: target.chromaStride,
-                                    width: w * 2, height: h * 2, logWD: logWD.1, w0: w0.1, w1: w1.1, offset: (o0.1 + o1.1 + 1) >> 1)
-                    Self.weightBoth(scratch + 640, scratch + 704, stride: 8, into: target.cr, stride: target.chromaStride,
-                                    width: w * 2, height: h * 2, logWD: logWD.1, w0: w0.2, w1: w1.2, offset: (o0.2 + o1.2 + 1) >> 1)
-                }
-            } else {
-                Self.average(scratch, scratch + 256, stride: 16, into: target.luma, stride: target.lumaStride, width: lumaWidth, height: lumaHeight)
-                if hasChroma {
-                    Self.average(scratch + 512, scratch + 576, stride: 8, into: target.cb, stride: target.chromaStride, width: w * 2, height: h * 2)
-                    Self.average(scratch + 640, scratch + 704, stride: 8, into: target.cr, stride: target.chromaStride, width: w * 2, height: h * 2)
-                }
-            }
-            return
-        }
-        let (source, weight, offset, cbSource, crSource) = useL0
-            ? (scratch, w0, o0, scratch + 512, scratch + 640) : (scratch + 256, w1, o1, scratch + 576, scratch + 704)
-        Self.weightOne(source, stride: 16, into: target.luma, stride: target.lumaStride, width: lumaWidth, height: lumaHeight,
-                       logWD: logWD.0, weight: weight.0, offset: offset.0)
-        if hasChroma {
-            Self.weightOne(cbSource, stride: 8, into: target.cb, stride: target.chromaStride, width: w * 2, height: h * 2,
-                           logWD: logWD.1, weight: weight.1, offset: offset.1)
-            Self.weightOne(crSource, stride: 8, into: target.cr, stride: target.chromaStride, width: w * 2, height: h * 2,
-                           logWD: logWD.1, weight: weight.2, offset: offset.2)
-        }
+        writePrediction(mode: mode, context.weights, implicitFirst: implicitW0, explicitIndices: (ref0 >> 1, ref1 >> 1), useL0: useL0,
+                        useL1: useL1, w: w, h: h, hasChroma: hasChroma, luma: target.luma, lumaStride: target.lumaStride, cb: target.cb,
+                        cr: target.cr, chromaStride: target.chromaStride)
     }
 }
 

@@ -39,7 +39,6 @@ extension NativeH264Decoder {
         }
         let mbX = mb % widthInMbs, mbY = mb / widthInMbs
         let px = mbX * 16 + x * 4, py = mbY * 16 + y * 4
-        let lumaWidth = w * 4, lumaHeight = h * 4
         let scratch = predictionScratch
         let hasChroma = picture.chromaWidth > 0
         if useL0 {
@@ -50,44 +49,57 @@ extension NativeH264Decoder {
             interpolate(referencePictureL1(ref1, &context), px: px, py: py, w: w, h: h, mv: mv1, picture: picture,
                         luma: scratch + 256, cb: scratch + 576, cr: scratch + 704)
         }
-        // The weights of each component (§8.4.2.3): logWD, w0, w1, o0, o1.
+        let implicitFirst = mode == .implicit ? context.weights.implicitWeights[ref0 * context.weights.implicitStride + ref1] : 32
+        writePrediction(mode: mode, context.weights, implicitFirst: implicitFirst, explicitIndices: (ref0, ref1), useL0: useL0, useL1: useL1,
+                        w: w, h: h, hasChroma: hasChroma, luma: picture.luma + py * picture.width + px, lumaStride: picture.width,
+                        cb: picture.cb + (py / 2) * picture.chromaWidth + px / 2, cr: picture.cr + (py / 2) * picture.chromaWidth + px / 2,
+                        chromaStride: picture.chromaWidth)
+    }
+
+    /// The sample prediction of a partition (§8.4.2.3) from its list 0 and list 1 predictions in the scratch blocks
+    /// (luma at 0 and 256, stride 16; Cb at 512 and 576, Cr at 640 and 704, stride 8), written at `luma`, `cb`, `cr`:
+    /// the rounded average of both (mode none, or equal implicit weights), or the weighted prediction — implicit
+    /// (8-300: logWD 5, w0 `implicitFirst`, w1 64 − w0, no offsets) or explicit (8-270, 8-301: the weights and offsets
+    /// of refIdxL0WP and refIdxL1WP, `explicitIndices`; 2^logWD and 0 when the table has none) — of one list or both.
+    @inline(__always)
+    func writePrediction(mode: PredictionWeights.Mode, _ weights: PredictionWeights, implicitFirst: Int, explicitIndices: (Int, Int),
+                         useL0: Bool, useL1: Bool, w: Int, h: Int, hasChroma: Bool, luma: UnsafeMutablePointer<UInt8>, lumaStride: Int,
+                         cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>, chromaStride: Int) {
+        let scratch = predictionScratch
+        let lumaWidth = w * 4, lumaHeight = h * 4
+        // The weights of each component: logWD, w0, w1, o0, o1.
         var logWD = (0, 0), w0 = (1, 1, 1), w1 = (1, 1, 1), o0 = (0, 0, 0), o1 = (0, 0, 0)
         var weighted = true
         switch mode {
         case .none:
             weighted = false
         case .implicit:
-            let first = context.weights.implicitWeights[ref0 * context.weights.implicitStride + ref1]
             logWD = (5, 5)
-            w0 = (first, first, first)
-            w1 = (64 - first, 64 - first, 64 - first)
+            w0 = (implicitFirst, implicitFirst, implicitFirst)
+            w1 = (64 - implicitFirst, 64 - implicitFirst, 64 - implicitFirst)
         case .explicit:
-            let weights = context.weights
+            let (wp0, wp1) = explicitIndices
             logWD = (weights.lumaLog2Denominator, weights.chromaLog2Denominator)
-            if useL0, ref0 < weights.list0.count { w0 = weights.list0[ref0].weight; o0 = weights.list0[ref0].offset }
+            if useL0, wp0 >= 0, wp0 < weights.list0.count { w0 = weights.list0[wp0].weight; o0 = weights.list0[wp0].offset }
             else if useL0 { w0 = (1 << logWD.0, 1 << logWD.1, 1 << logWD.1) }
-            if useL1, ref1 < weights.list1.count { w1 = weights.list1[ref1].weight; o1 = weights.list1[ref1].offset }
+            if useL1, wp1 >= 0, wp1 < weights.list1.count { w1 = weights.list1[wp1].weight; o1 = weights.list1[wp1].offset }
             else if useL1 { w1 = (1 << logWD.0, 1 << logWD.1, 1 << logWD.1) }
         }
-        let lumaDestination = picture.luma + py * picture.width + px
-        let cOffset = (py / 2) * picture.chromaWidth + px / 2
         if useL0 && useL1 {
             if weighted {
-                Self.weightBoth(scratch, scratch + 256, stride: 16, into: lumaDestination, stride: picture.width, width: lumaWidth,
+                Self.weightBoth(scratch, scratch + 256, stride: 16, into: luma, stride: lumaStride, width: lumaWidth,
                                 height: lumaHeight, logWD: logWD.0, w0: w0.0, w1: w1.0, offset: (o0.0 + o1.0 + 1) >> 1)
                 if hasChroma {
-                    Self.weightBoth(scratch + 512, scratch + 576, stride: 8, into: picture.cb + cOffset, stride: picture.chromaWidth,
+                    Self.weightBoth(scratch + 512, scratch + 576, stride: 8, into: cb, stride: chromaStride,
                                     width: w * 2, height: h * 2, logWD: logWD.1, w0: w0.1, w1: w1.1, offset: (o0.1 + o1.1 + 1) >> 1)
-                    Self.weightBoth(scratch + 640, scratch + 704, stride: 8, into: picture.cr + cOffset, stride: picture.chromaWidth,
+                    Self.weightBoth(scratch + 640, scratch + 704, stride: 8, into: cr, stride: chromaStride,
                                     width: w * 2, height: h * 2, logWD: logWD.1, w0: w0.2, w1: w1.2, offset: (o0.2 + o1.2 + 1) >> 1)
                 }
             } else {
-                Self.average(scratch, scratch + 256, stride: 16, into: lumaDestination, stride: picture.width, width: lumaWidth, height: lumaHeight)
+                Self.average(scratch, scratch + 256, stride: 16, into: luma, stride: lumaStride, width: lumaWidth, height: lumaHeight)
                 if hasChroma {
-                    Self.average(scratch + 512, scratch + 576, stride: 8, into: picture.cb + cOffset, stride: picture.chromaWidth,
-                                 width: w * 2, height: h * 2)
-                    Self.average(scratch + 640, scratch + 704, stride: 8, into: picture.cr + cOffset, stride: picture.chromaWidth,
-                                 width: w * 2, height: h * 2)
+                    Self.average(scratch + 512, scratch + 576, stride: 8, into: cb, stride: chromaStride, width: w * 2, height: h * 2)
+                    Self.average(scratch + 640, scratch + 704, stride: 8, into: cr, stride: chromaStride, width: w * 2, height: h * 2)
                 }
             }
             return
@@ -95,12 +107,12 @@ extension NativeH264Decoder {
         // One list, explicit weights.
         let (source, weight, offset, cbSource, crSource) = useL0
             ? (scratch, w0, o0, scratch + 512, scratch + 640) : (scratch + 256, w1, o1, scratch + 576, scratch + 704)
-        Self.weightOne(source, stride: 16, into: lumaDestination, stride: picture.width, width: lumaWidth, height: lumaHeight,
+        Self.weightOne(source, stride: 16, into: luma, stride: lumaStride, width: lumaWidth, height: lumaHeight,
                        logWD: logWD.0, weight: weight.0, offset: offset.0)
         if hasChroma {
-            Self.weightOne(cbSource, stride: 8, into: picture.cb + cOffset, stride: picture.chromaWidth, width: w * 2, height: h * 2,
+            Self.weightOne(cbSource, stride: 8, into: cb, stride: chromaStride, width: w * 2, height: h * 2,
                            logWD: logWD.1, weight: weight.1, offset: offset.1)
-            Self.weightOne(crSource, stride: 8, into: picture.cr + cOffset, stride: picture.chromaWidth, width: w * 2, height: h * 2,
+            Self.weightOne(crSource, stride: 8, into: cr, stride: chromaStride, width: w * 2, height: h * 2,
                            logWD: logWD.1, weight: weight.2, offset: offset.2)
         }
     }
