@@ -73,6 +73,33 @@ extension NativeH264Decoder {
         return (refs, vectors, directZero)
     }
 
+    /// Spatial direct prediction (§8.4.1.2.2) of the 8x8 sub-macroblocks in `subMask` with direct_8x8_inference (as in
+    /// interlaced streams): one vector pair for the macroblock (``spatialDirectPredictors(mbaff:)``), zeroed per 8x8 for a
+    /// list whose reference index is 0 when the co-located block (`colocatedBlock(x8, y8)`, its corner 4x4 block) of a
+    /// short-term picture is still (colZeroFlag: reference index 0, both components within ±1); written into both lists'
+    /// caches and tables.
+    @inline(__always)
+    func deriveSpatialDirect8x8(_ mb: Int, subMask: Int, mbaff: Bool, colocatedShortTerm: Bool, _ context: inout SliceContext,
+                                colocatedBlock: (Int, Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))?) {
+        let (refs, vectors, directZero) = spatialDirectPredictors(mbaff: mbaff)
+        let identity0 = referenceIdentity(list: 0, refs.0, &context), identity1 = referenceIdentity(list: 1, refs.1, &context)
+        for sub in 0..<4 where subMask & (1 << sub) != 0 {
+            let x8 = sub & 1, y8 = sub >> 1
+            var mv0 = vectors.0, mv1 = vectors.1
+            if !directZero && colocatedShortTerm && (refs.0 == 0 || refs.1 == 0), let col = colocatedBlock(x8, y8), col.ref == 0,
+               (-1...1).contains(col.mv.0), (-1...1).contains(col.mv.1) {
+                if refs.0 == 0 { mv0 = (0, 0) }
+                if refs.1 == 0 { mv1 = (0, 0) }
+            }
+            for j in (2 * y8)..<(2 * y8 + 2) {
+                for i in (2 * x8)..<(2 * x8 + 2) {
+                    setMotion(list: 0, mb, x: i, y: j, ref: refs.0, mv: refs.0 >= 0 ? mv0 : (0, 0), identity: identity0)
+                    setMotion(list: 1, mb, x: i, y: j, ref: refs.1, mv: refs.1 >= 0 ? mv1 : (0, 0), identity: identity1)
+                }
+            }
+        }
+    }
+
     /// The co-located block's motion (§8.4.1.2.1, Table 8-6 for frames): list 0's when it used list 0,
     /// list 1's otherwise; `nil` for an intra block or no co-located picture.
     @inline(__always)

@@ -49,24 +49,8 @@ extension NativeH264Decoder {
             return colocatedMotion(colocated, block: block)
         }
         if context.header.directSpatialMvPredFlag {
-            let (refs, vectors, directZero) = spatialDirectPredictors(mbaff: true)
-            let identity0 = referenceIdentity(list: 0, refs.0, &context), identity1 = referenceIdentity(list: 1, refs.1, &context)
-            let colocatedShortTerm = colocated.map { $0.marking == .shortTerm } ?? false
-            for sub in 0..<4 where subMask & (1 << sub) != 0 {
-                let x8 = sub & 1, y8 = sub >> 1
-                var mv0 = vectors.0, mv1 = vectors.1
-                if !directZero && colocatedShortTerm && (refs.0 == 0 || refs.1 == 0), let col = colocatedBlock(x8, y8), col.ref == 0,
-                   (-1...1).contains(col.mv.0), (-1...1).contains(col.mv.1) {
-                    if refs.0 == 0 { mv0 = (0, 0) }
-                    if refs.1 == 0 { mv1 = (0, 0) }
-                }
-                for j in (2 * y8)..<(2 * y8 + 2) {
-                    for i in (2 * x8)..<(2 * x8 + 2) {
-                        setMotion(list: 0, mb, x: i, y: j, ref: refs.0, mv: refs.0 >= 0 ? mv0 : (0, 0), identity: identity0)
-                        setMotion(list: 1, mb, x: i, y: j, ref: refs.1, mv: refs.1 >= 0 ? mv1 : (0, 0), identity: identity1)
-                    }
-                }
-            }
+            deriveSpatialDirect8x8(mb, subMask: subMask, mbaff: true, colocatedShortTerm: colocated.map { $0.marking == .shortTerm } ?? false, &context,
+                                   colocatedBlock: colocatedBlock)
             return
         }
         // Temporal: the picture order counts of the current macroblock's frame or field and of RefPicList1[0]'s.
