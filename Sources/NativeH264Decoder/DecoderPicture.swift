@@ -20,7 +20,10 @@ final class DecoderPicture {
     /// Cr samples (one sample when 4:0:0).
     let cr: UnsafeMutablePointer<UInt8>
 
-    /// A number unique among the decoder's pictures, for comparing references (deblocking, §8.7.2.1).
+    /// A number unique among the decoder's pictures, for comparing references (deblocking, §8.7.2.1) and finding
+    /// them again (temporal direct): a frame's is a multiple of 4, each of its fields' the frame's + ``fieldParity``
+    /// (1 top, 2 bottom), whether the frame was decoded as fields, as an MBAFF or progressive frame, or inferred for a
+    /// gap in frame_num; `identity & ~3` is the frame's.
     var identity = 0
     /// `frame_num`.
     var frameNum = 0

@@ -85,7 +85,7 @@ extension NativeH264Decoder {
         frame.fields = fields
         for field in [fields.top, fields.bottom] {
             FieldPair.split(frame, into: field)
-            field.identity = frame.identity * 4 + field.fieldParity
+            field.identity = frame.identity + field.fieldParity
             field.frameNum = frame.frameNum
             field.marking = frame.marking
             field.longTermFrameIndex = frame.longTermFrameIndex

@@ -18,7 +18,7 @@ extension NativeH264Decoder {
         }
         let count = pictureOrderCounter.pictureOrderCount(for: header, sequenceParameterSet: sps)
         let picture = obtainPicture(hasChroma: sps.chromaArrayType != 0)
-        identityCounter += 1
+        identityCounter = (identityCounter + 4) & ~3
         picture.identity = identityCounter
         picture.frameNum = Int(header.frameNum)
         picture.pictureOrderCount = count.value
@@ -107,7 +107,7 @@ extension NativeH264Decoder {
         while unused != frameNum {
             let picture = obtainPicture(hasChroma: sps.chromaArrayType != 0)
             if let source = lastDecoded { picture.copySamples(from: source) }
-            identityCounter += 1
+            identityCounter = (identityCounter + 4) & ~3
             picture.identity = identityCounter
             picture.frameNum = unused
             picture.pictureOrderCount = 0
