@@ -104,11 +104,17 @@ extension NativeH264Decoder {
     /// list 1's otherwise; `nil` for an intra block or no co-located picture.
     @inline(__always)
     func colocatedMotion(_ colocated: DecoderPicture?, block: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
-        guard let motion = colocated?.motion, block < motion.blockCount else { return nil }
+        guard let motion = colocated?.motion else { return nil }
+        return Self.colocatedMotion(motion, block: block)
+    }
+
+    /// The motion of block `block` of a co-located picture's tables (§8.4.1.2.1): list 0's when it used list 0, list 1's
+    /// otherwise; nil for an intra block.
+    @inline(__always)
+    static func colocatedMotion(_ motion: PictureMotion, block: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
+        guard block < motion.blockCount else { return nil }
         let ref0 = Int(motion.referenceIndices[block])
-        if ref0 >= 0 {
-            return (ref0, motion.referenceIdentities[block], (motion.motionX[block], motion.motionY[block]))
-        }
+        if ref0 >= 0 { return (ref0, motion.referenceIdentities[block], (motion.motionX[block], motion.motionY[block])) }
         let other = block + motion.blockCount
         let ref1 = Int(motion.referenceIndices[other])
         guard ref1 >= 0 else { return nil }

@@ -37,13 +37,7 @@ extension NativeH264Decoder {
             } else {
                 block = ((mbY / 2) * w + mbX) * 16 + (y8 + 2 * (mbY & 1)) * 4 + x8 * 3
             }
-            guard block < motion.blockCount else { return nil }
-            let ref0 = Int(motion.referenceIndices[block])
-            if ref0 >= 0 { return (ref0, motion.referenceIdentities[block], (motion.motionX[block], motion.motionY[block])) }
-            let other = block + motion.blockCount
-            let ref1 = Int(motion.referenceIndices[other])
-            guard ref1 >= 0 else { return nil }
-            return (ref1, motion.referenceIdentities[other], (motion.motionX[other], motion.motionY[other]))
+            return Self.colocatedMotion(motion, block: block)
         }
         if context.header.directSpatialMvPredFlag {
             deriveSpatialDirect8x8(mb, subMask: subMask, mbaff: false, colocatedShortTerm: colocated.marking == .shortTerm, &context,

@@ -90,18 +90,6 @@ extension NativeH264Decoder {
         }
     }
 
-    /// The motion of block `block` of a co-located picture's tables (§8.4.1.2.1): list 0's when it used list 0, list 1's
-    /// otherwise; nil for an intra block.
-    static func colocatedMotion(_ motion: PictureMotion, block: Int) -> (ref: Int, identity: Int32, mv: (Int32, Int32))? {
-        guard block < motion.blockCount else { return nil }
-        let ref0 = Int(motion.referenceIndices[block])
-        if ref0 >= 0 { return (ref0, motion.referenceIdentities[block], (motion.motionX[block], motion.motionY[block])) }
-        let other = block + motion.blockCount
-        let ref1 = Int(motion.referenceIndices[other])
-        guard ref1 >= 0 else { return nil }
-        return (ref1, motion.referenceIdentities[other], (motion.motionX[other], motion.motionY[other]))
-    }
-
     /// refIdxL0 of temporal direct prediction in an MBAFF frame (§8.4.1.2.3, MapColToList0): the lowest index of the
     /// current macroblock's list 0 that references what the co-located block referenced (`identity`: a frame's
     /// identity, a multiple of 4, or a field's, the frame's + parity). A frame macroblock takes the frame holding it; a
