@@ -20,7 +20,8 @@ extension NativeH264Decoder {
         } else {
             guard colocated.codedAsFields, let fields = colocated.fields else { return false }
             let poc = current.pictureOrderCount
-            let parity = abs(fields.top.pictureOrderCount - poc) >= abs(fields.bottom.pictureOrderCount - poc) ? 2 : 1
+            let parity = abs(PredictionWeights.pocDifference(fields.top.pictureOrderCount, poc))
+                >= abs(PredictionWeights.pocDifference(fields.bottom.pictureOrderCount, poc)) ? 2 : 1
             motion = fields.field(parity).motion
             fieldFromFrame = false
         }

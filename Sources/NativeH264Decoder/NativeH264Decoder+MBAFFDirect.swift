@@ -29,7 +29,8 @@ extension NativeH264Decoder {
         var colParity = 0
         if scale == 1, let fields = colocated?.fields {
             let poc = context.picture.pictureOrderCount
-            colParity = abs(fields.top.pictureOrderCount - poc) >= abs(fields.bottom.pictureOrderCount - poc) ? 1 : 0
+            colParity = abs(PredictionWeights.pocDifference(fields.top.pictureOrderCount, poc))
+                >= abs(PredictionWeights.pocDifference(fields.bottom.pictureOrderCount, poc)) ? 1 : 0
         }
         // A complementary field pair: the motion of the field, its macroblock (pair row, column).
         let fieldMotion = pairFields.map { $0.field(currentField ? bottom + 1 : colParity + 1).motion }

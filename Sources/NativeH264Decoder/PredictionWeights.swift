@@ -76,11 +76,16 @@ struct PredictionWeights {
         return w1 < -64 || w1 > 128 ? 32 : 64 - w1
     }
 
+    /// `a` − `b` for picture order counts, on values clamped to 32 bits first: every valid one fits (§8.2.1), while a
+    /// field never decoded holds `Int.max` and a hostile stream's may be anything, so no difference can overflow.
+    @inline(__always)
+    static func pocDifference(_ a: Int, _ b: Int) -> Int { Int(Int32(clamping: a)) - Int(Int32(clamping: b)) }
+
     /// DistScaleFactor (8-195…8-198, §8.4.1.2.3): `nil` when both pictures have the same picture order count.
     static func distScaleFactor(current: Int, _ poc0: Int, _ poc1: Int) -> Int? {
-        let td = min(max(poc1 - poc0, -128), 127)
+        let td = min(max(pocDifference(poc1, poc0), -128), 127)
         guard td != 0 else { return nil }
-        let tb = min(max(current - poc0, -128), 127)
+        let tb = min(max(pocDifference(current, poc0), -128), 127)
         let tx = (16384 + abs(td / 2)) / td
         return min(max((tb * tx + 32) >> 6, -1024), 1023)
     }
